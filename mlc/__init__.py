@@ -1,0 +1,72 @@
+"""mlc: an MLIR-style multi-level IR compiler infrastructure for machine learning, in Python.
+
+    >>> import mlc
+    >>> m = mlc.parse('func.func @f(%a: i32) -> i32 { return %a : i32 }')
+    >>> print(m)  # doctest: +SKIP
+
+Heavy parts (parser, printer, dialects) are imported on first use, so `import mlc` is cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mlc.diagnostics import Diagnostic, DiagnosticError, ParseError, VerifyError
+
+if TYPE_CHECKING:
+    from mlc.ir.core import Operation
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Diagnostic",
+    "DiagnosticError",
+    "ParseError",
+    "VerifyError",
+    "parse",
+    "parse_file",
+    "verify",
+    "__version__",
+]
+
+
+def parse(
+    text: str,
+    *,
+    allow_unregistered: bool = False,
+    filename: str = "<stdin>",
+    implicit_module: bool = True,
+) -> Operation:
+    """Parse MLIR text into its top-level `builtin.module` (made implicitly around bare ops).
+
+    Raises `mlc.ParseError` with a located diagnostic on malformed text. With
+    `implicit_module=False` the text must hold exactly one top-level op, which is returned.
+    """
+    from mlc.syntax.parser import parse_module
+
+    return parse_module(
+        text, filename=filename, allow_unregistered=allow_unregistered, implicit_module=implicit_module
+    )
+
+
+def parse_file(path: str, *, allow_unregistered: bool = False) -> Operation:
+    """Parse the file at `path` (see `parse`)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return parse(text, allow_unregistered=allow_unregistered, filename=path)
+
+
+def verify(op: Operation) -> None:
+    """Verify `op` and everything nested in it; raise `mlc.VerifyError` on failure."""
+    from mlc.verifier import verify as _verify
+
+    _verify(op)
+
+
+def __getattr__(name: str) -> Any:
+    # Lazily expose subpackages that later issues add (mlc.interp, mlc.knobs, ...).
+    import importlib
+
+    if name in {"ir", "syntax", "dialects", "passes", "lowering", "tools"}:
+        return importlib.import_module(f"mlc.{name}")
+    raise AttributeError(f"module 'mlc' has no attribute '{name}'")

@@ -1,0 +1,1 @@
+"""The IR: values, operations, blocks, regions, types, attributes, affine maps, op definitions."""

@@ -1,0 +1,1 @@
+"""MLIR's textual format: lexer, parser, printer and the declarative assembly format."""
