@@ -1,0 +1,48 @@
+# Developer entry points. Needs only Python >= 3.11 and pip access to PyPI.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: venv demo test bench lint clean
+
+venv: $(STAMP)
+
+# Reinstall whenever pyproject.toml changes (the editable install picks up source edits by itself).
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -e '.[test]'
+	@touch $@
+
+demo: venv
+	@echo "== mlc-opt examples/demo.mlir (custom form) =="
+	@$(BIN)/mlc-opt examples/demo.mlir
+	@echo
+	@echo "== mlc-opt --mlir-print-op-generic examples/demo.mlir (generic form) =="
+	@$(BIN)/mlc-opt --mlir-print-op-generic examples/demo.mlir
+
+# Both suites always run; the target fails if either fails. A suite with no tests yet is reported,
+# not failed (lit exits 2 and pytest 5 on an empty suite).
+test: venv
+	@status=0; \
+	if [ -n "$$(find test/lit -name '*.mlir' -not -path '*/Inputs/*' | head -n 1)" ]; then \
+		$(BIN)/lit -sv test/lit || status=1; \
+	else \
+		echo "lit: no tests under test/lit"; \
+	fi; \
+	$(BIN)/python -m pytest -q test/python; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; \
+	elif [ $$rc -ne 0 ]; then status=1; fi; \
+	exit $$status
+
+bench: venv
+	$(BIN)/python bench/ir_throughput.py
+
+lint:
+	@RUFF=$$(command -v $(BIN)/ruff || command -v ruff || true); \
+	if [ -z "$$RUFF" ]; then echo "ruff not installed; skipping lint"; exit 0; fi; \
+	$$RUFF check . && $$RUFF format --check .
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Conversions between IR levels and the translation to LLVM IR."""

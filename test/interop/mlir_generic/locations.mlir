@@ -1,0 +1,21 @@
+// Locations of every kind; print with --mlir-print-debuginfo.
+#loc_alias = loc("aliased.py":7:9)
+module {
+  func.func @locs(%arg0: f32 loc("args.py":1:1), %arg1: f32 loc(unknown)) -> f32 {
+    %0 = arith.addf %arg0, %arg1 : f32 loc(unknown)
+    %1 = arith.mulf %0, %0 : f32 loc("file.mlir":10:5)
+    %2 = arith.subf %1, %0 : f32 loc("model.py":3:12 to 3:20)
+    %3 = arith.divf %2, %1 : f32 loc("named_op")
+    %4 = arith.negf %3 : f32 loc("named_child"("child.py":4:2))
+    %5 = arith.addf %4, %4 : f32 loc(fused["a.py":1:2, "b.py":3:4])
+    %6 = arith.addf %5, %5 : f32 loc(fused<"metadata">["c.py":5:6, unknown])
+    %7 = arith.addf %6, %6 : f32 loc(callsite("callee.py":10:1 at "caller.py":20:2))
+    %8 = arith.addf %7, %7 : f32 loc(callsite("inner.py":1:1 at callsite("mid.py":2:2 at "outer.py":3:3)))
+    %9 = arith.addf %8, %8 : f32 loc(#loc_alias)
+    %10 = arith.addf %9, %9 : f32 loc("name with \"quotes\""("q.py":1:1))
+    %11 = arith.addf %10, %10 : f32 loc(fused[])
+    %12 = arith.addf %11, %11 : f32 loc("file.mlir":10:5)
+    "test.unregistered"(%12) : (f32) -> () loc("test.py":99:1)
+    return %12 : f32 loc("ret.py":1:1)
+  } loc("func.py":1:1)
+} loc("module.py":0:0)

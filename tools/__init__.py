@@ -1,0 +1,1 @@
+"""Command-line entry points: mlc-opt, mlc-run, mlc-translate, mlc-tune."""
