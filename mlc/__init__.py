@@ -26,6 +26,7 @@ __all__ = [
     "parse",
     "parse_file",
     "verify",
+    "run_pipeline",
     "__version__",
 ]
 
@@ -63,10 +64,23 @@ def verify(op: Operation) -> None:
     _verify(op)
 
 
+def run_pipeline(module: Operation, pipeline: str, knobs: Any = None) -> Any:
+    """Run a pass pipeline (`"builtin.module(func.func(cse),canonicalize)"`) on `module` in place.
+
+    `knobs`: a mapping key -> value, a JSON file path, or a `mlc.knobs.KnobContext`. Raises
+    `mlc.pass_manager.PipelineError` / `PassError`; returns the knob context of the run.
+    """
+    from mlc.pass_manager import run_pipeline as _run_pipeline
+
+    return _run_pipeline(module, pipeline, knobs)
+
+
 def __getattr__(name: str) -> Any:
     # Lazily expose subpackages that later issues add (mlc.interp, mlc.knobs, ...).
     import importlib
 
-    if name in {"ir", "syntax", "dialects", "passes", "lowering", "tools"}:
+    if name in {"ir", "syntax", "dialects", "passes", "lowering", "tools"} or name in {
+        "knobs", "pass_manager", "rewrite", "interfaces"
+    }:
         return importlib.import_module(f"mlc.{name}")
     raise AttributeError(f"module 'mlc' has no attribute '{name}'")

@@ -12,10 +12,23 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from mlc.ir.attributes import FileLineColLoc, Location, UnknownLoc, file_line_col
-
 if TYPE_CHECKING:
-    pass
+    from mlc.ir.attributes import FileLineColLoc, Location
+
+# The IR's attributes (and numpy with them) load on first use, so that `import mlc` stays
+# cheap: `mlc-opt --version` must start in well under 150 ms.
+
+
+def _unknown_loc() -> Location:
+    from mlc.ir.attributes import UnknownLoc
+
+    return UnknownLoc()
+
+
+def _is_unknown(loc: Location) -> bool:
+    from mlc.ir.attributes import UnknownLoc
+
+    return type(loc) is UnknownLoc
 
 ERROR, WARNING, REMARK, NOTE = "error", "warning", "remark", "note"
 
@@ -52,7 +65,7 @@ class Diagnostic:
     ) -> None:
         self.severity = severity
         self.message = message
-        self.location = location if location is not None else UnknownLoc()
+        self.location = location if location is not None else _unknown_loc()
         self.notes: list[Diagnostic] = notes if notes is not None else []
 
     def attach_note(self, message: str, location: Location | None = None) -> Diagnostic:
@@ -62,20 +75,28 @@ class Diagnostic:
 
     @property
     def file_loc(self) -> FileLineColLoc | None:
+        from mlc.ir.attributes import file_line_col
+
         return file_line_col(self.location)
 
     def render(self, *, show_source: bool = True) -> str:
         """MLIR's form: location prefix, severity, message, then the source line and a caret."""
         parts = [self._render_one(show_source)]
+        prev = self.location
         for note in self.notes:
-            parts.append(note._render_one(show_source))
+            # As MLIR: a note repeats the source line only when its location differs from the
+            # previous diagnostic's.
+            parts.append(note._render_one(show_source and note.location != prev))
+            prev = note.location
         return "\n".join(parts)
 
     def _render_one(self, show_source: bool) -> str:
         loc = self.file_loc
         if loc is None:
-            prefix = "loc(unknown)" if type(self.location) is UnknownLoc else str(self.location)
-            return f"{prefix}: {self.severity}: {self.message}"
+            # MLIR (llvm::SourceMgr) prints a location-less diagnostic as `<unknown>:0:`, with
+            # a non-file location in front of the message.
+            where = "" if _is_unknown(self.location) else f"{self.location}: "
+            return f"<unknown>:0: {self.severity}: {where}{self.message}"
         head = f"{loc.filename}:{loc.line}:{loc.col}: {self.severity}: {self.message}"
         if not show_source:
             return head

@@ -315,6 +315,8 @@ class MemRefType(ShapedType):
     ) -> MemRefType:
         if type(layout) is AffineMapAttr and layout.value.is_identity():
             layout = None
+        if type(memory_space) is IntegerAttr and memory_space.value == 0:
+            memory_space = None  # MLIR drops the default memory space
         return Uniqued.__new__(cls, tuple(shape), element_type, layout, memory_space)
 
     def _init(self) -> None:
@@ -350,6 +352,8 @@ class UnrankedMemRefType(ShapedType):
     __slots__ = ("element_type", "memory_space")
 
     def __new__(cls, element_type: Type, memory_space: Attribute | None = None) -> UnrankedMemRefType:
+        if type(memory_space) is IntegerAttr and memory_space.value == 0:
+            memory_space = None
         return Uniqued.__new__(cls, element_type, memory_space)
 
     def has_rank(self) -> bool:
@@ -767,8 +771,22 @@ class FusedLoc(Location):
 
     __slots__ = ("locations", "metadata")
 
-    def __new__(cls, locations: Sequence[Location], metadata: Attribute | None = None) -> FusedLoc:
-        return Uniqued.__new__(cls, tuple(locations), metadata)
+    def __new__(cls, locations: Sequence[Location], metadata: Attribute | None = None) -> Any:
+        # MLIR's FusedLoc::get: flatten fused children with the same metadata, drop unknown and
+        # duplicate locations; none left is unknown, one without metadata is that location.
+        locs: dict[Location, None] = {}
+        for loc in locations:
+            if type(loc) is FusedLoc and loc.metadata is metadata:
+                locs.update(dict.fromkeys(loc.locations))
+            elif type(loc) is not UnknownLoc:
+                locs[loc] = None
+        if not locs:
+            if metadata is None:
+                return UnknownLoc()
+            locs[UnknownLoc()] = None
+        if len(locs) == 1 and metadata is None:
+            return next(iter(locs))
+        return Uniqued.__new__(cls, tuple(locs), metadata)
 
 
 def file_line_col(loc: Location) -> FileLineColLoc | None:

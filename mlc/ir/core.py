@@ -636,15 +636,16 @@ def _walk_post(op: Operation) -> Iterator[Operation]:
     yield op
 
 
-def _walk_pre(op: Operation) -> Iterator[Operation]:
+def _walk_pre(op: Operation, root: bool = True) -> Iterator[Operation]:
     yield op
-    if op.regions and (op.parent is not None or op.prev is None):
+    # A nested op erased (detached) when it was yielded is not descended into.
+    if op.regions and (root or op.parent is not None):
         for region in op.regions:
             for block in list(region.blocks):
                 child = block.first
                 while child is not None:
                     nxt = child.next
-                    yield from _walk_pre(child)
+                    yield from _walk_pre(child, False)
                     child = nxt
 
 

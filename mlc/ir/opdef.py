@@ -319,9 +319,19 @@ class SameOperandsAndResultType(Trait):
 
     @staticmethod
     def verify(op: Operation) -> None:
-        types = [u.value.type for u in op._operands] + [r.type for r in op.results]
-        if types and any(t is not types[0] for t in types):
-            raise op.error("requires the same type for all operands and results")
+        # Plain loops: this runs for most arithmetic ops, so no comprehensions or generators.
+        first = None
+        for u in op._operands:
+            t = u.value.type
+            if first is None:
+                first = t
+            elif t is not first:
+                raise op.error("requires the same type for all operands and results")
+        for r in op.results:
+            if first is None:
+                first = r.type
+            elif r.type is not first:
+                raise op.error("requires the same type for all operands and results")
 
 
 class SameTypeOperands(Trait):
@@ -329,9 +339,13 @@ class SameTypeOperands(Trait):
 
     @staticmethod
     def verify(op: Operation) -> None:
-        types = [u.value.type for u in op._operands]
-        if types and any(t is not types[0] for t in types):
-            raise op.error("requires all operands to have the same type")
+        first = None
+        for u in op._operands:
+            t = u.value.type
+            if first is None:
+                first = t
+            elif t is not first:
+                raise op.error("requires all operands to have the same type")
 
 
 def _shape_of(t: A.Type) -> tuple[int, ...] | None:
@@ -504,10 +518,15 @@ class Op(Operation, metaclass=_OpMeta):
     ) -> Operation:
         """Create an op from per-definition groups (lists for variadic, None for absent optional).
 
-        Segment sizes are filled in for ops with several variadic groups; result types are
-        inferred when omitted and the op implements InferTypeOpInterface.
+        Segment sizes are filled in for ops with several variadic groups, and absent properties
+        that have a default get it; result types are inferred when omitted and the op
+        implements InferTypeOpInterface.
         """
         attrs = dict(attributes) if attributes else {}
+        # Default-valued properties are always present, as in MLIR (so generic forms agree).
+        for key, d in cls._prop_defs:
+            if d.default is not None and key not in attrs:
+                attrs[key] = d.default
         flat_operands = _flatten_groups(cls, operands, cls._operand_defs, attrs, "operandSegmentSizes")
         if result_types is None:
             if not isinstance(cls, type) or not issubclass(cls, InferTypeOpInterface):
@@ -592,7 +611,7 @@ def _group_accessor(index: int, defs_attr: str, operands: bool) -> property:
             vals = tuple([u.value for u in items[start:end]])
         else:
             vals = tuple(items[start:end])
-        if arity == OPTIONAL:
+        if arity != VARIADIC:
             return vals[0] if vals else None
         return vals
 

@@ -1,0 +1,193 @@
+"""Pass throughput: canonicalize + cse in mlc against xDSL (and MLIR, when its Python bindings
+are installed) on the same text, measured in one run; and mlc's linearity (100k vs 10k ops).
+
+    python bench/pass_throughput.py            # chain 10k/100k ops, 10k small functions
+    python bench/pass_throughput.py --quick    # smaller sizes, for a smoke run
+
+Only the passes are timed (each run gets a freshly parsed module); ratios are what matter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+_ROOT = Path(__file__).resolve().parent.parent
+for p in (_ROOT, _ROOT / "bench"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+from ir_throughput import chain_custom  # noqa: E402 - the foundation benchmark's generator
+
+TARGET_VS_XDSL = 10.0
+TARGET_LINEARITY = 12.0
+PIPELINE = "builtin.module(canonicalize,cse)"
+
+
+def small_functions(n: int) -> str:
+    """`n` small functions, each with folding, CSE and dead-code opportunities (10 ops)."""
+    out = []
+    for i in range(n):
+        out.append(
+            f"""func.func @f{i}(%a: i32, %b: i32) -> i32 {{
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %0 = arith.addi %c1, %c2 : i32
+  %1 = arith.addi %a, %0 : i32
+  %2 = arith.addi %a, %0 : i32
+  %3 = arith.muli %1, %2 : i32
+  %4 = arith.subi %3, %3 : i32
+  %5 = arith.addi %3, %4 : i32
+  %6 = arith.xori %b, %b : i32
+  return %5 : i32
+}}"""
+        )
+    return "\n".join(out) + "\n"
+
+
+class Runner:
+    """How one framework parses text and runs canonicalize + cse; counts ops after."""
+
+    def __init__(self, name: str, parse: Callable[[str], Any], run: Callable[[Any], None],
+                 count: Callable[[Any], int]) -> None:
+        self.name, self.parse, self.run, self.count = name, parse, run, count
+
+
+def mlc_runner() -> Runner:
+    import mlc
+    from mlc.pass_manager import PassManager
+
+    def run(m: Any) -> None:
+        pm = PassManager.parse(PIPELINE)
+        pm.enable_verifier(False)  # time the passes, not the verifier
+        pm.run(m)
+
+    return Runner("mlc", mlc.parse, run, lambda m: sum(1 for _ in m.walk()))
+
+
+def xdsl_runner() -> Runner | str:
+    try:
+        from xdsl.context import Context
+        from xdsl.dialects.arith import Arith
+        from xdsl.dialects.builtin import Builtin
+        from xdsl.dialects.func import Func
+        from xdsl.parser import Parser
+        from xdsl.transforms.canonicalize import CanonicalizePass
+        from xdsl.transforms.common_subexpression_elimination import (
+            CommonSubexpressionElimination,
+        )
+    except ImportError as e:
+        return f"xDSL not available ({e})"
+    ctx = Context()
+    for d in (Builtin, Func, Arith):
+        ctx.load_dialect(d)
+
+    def run(m: Any) -> None:
+        CanonicalizePass().apply(ctx, m)
+        CommonSubexpressionElimination().apply(ctx, m)
+
+    return Runner("xDSL", lambda t: Parser(ctx, t).parse_module(), run,
+                  lambda m: sum(1 for _ in m.walk()))
+
+
+def mlir_runner() -> Runner | str:
+    try:
+        from iree.compiler import ir
+        from iree.compiler.passmanager import PassManager
+    except ImportError as e:
+        return f"MLIR bindings not available ({e})"
+    ctx = ir.Context()
+
+    def run(m: Any) -> None:
+        with ctx:
+            PassManager.parse(PIPELINE).run(m.operation)
+
+    def count(m: Any) -> int:
+        n = 0
+
+        def visit(op: Any) -> Any:
+            nonlocal n
+            n += 1
+            return ir.WalkResult.ADVANCE
+
+        m.operation.walk(visit)
+        return n
+
+    return Runner("MLIR", lambda t: ir.Module.parse(t, ctx), run, count)
+
+
+def time_passes(r: Runner, text: str, repeats: int) -> tuple[float, int]:
+    """Best pass time over `repeats` fresh modules, and the op count after."""
+    best = float("inf")
+    count = 0
+    for _ in range(repeats):
+        m = r.parse(text)
+        gc.collect()
+        t0 = time.perf_counter()
+        r.run(m)
+        best = min(best, time.perf_counter() - t0)
+        count = r.count(m)
+    return best, count
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes (smoke run)")
+    ap.add_argument("--no-xdsl", action="store_true")
+    ap.add_argument("--no-mlir", action="store_true")
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args(argv)
+    small, large, nfuncs = (1_000, 10_000, 1_000) if args.quick else (10_000, 100_000, 10_000)
+    inputs = [
+        (f"chain {small // 1000}k ops", chain_custom(small)),
+        (f"chain {large // 1000}k ops", chain_custom(large)),
+        (f"{nfuncs // 1000}k small functions", small_functions(nfuncs)),
+    ]
+    runners: list[Runner] = [mlc_runner()]
+    notes: list[str] = []
+    for enabled, make in ((not args.no_xdsl, xdsl_runner), (not args.no_mlir, mlir_runner)):
+        if enabled:
+            r = make()
+            if isinstance(r, str):
+                notes.append(r)
+            else:
+                runners.append(r)
+    results: dict[tuple[str, str], tuple[float, int]] = {}
+    for label, text in inputs:
+        for r in runners:
+            reps = args.repeats if r.name != "xDSL" else 1  # xDSL is slow: one run is plenty
+            try:
+                results[(label, r.name)] = time_passes(r, text, reps)
+            except Exception as e:  # noqa: BLE001 - a peer failing must not hide our figures
+                notes.append(f"{r.name} failed on {label}: {type(e).__name__}: {e}")
+            t, n = results.get((label, r.name), (float("nan"), 0))
+            print(f"  {label:24} {r.name:5} {t * 1e3:9.1f} ms   ({n} ops after)", file=sys.stderr)
+    print(f"\ncanonicalize + cse ({PIPELINE}), pass time only, best of {args.repeats}\n")
+    names = [r.name for r in runners]
+    print(f"| input | {' | '.join(f'{n} (ms)' for n in names)} |"
+          + "".join(f" {n} / mlc |" for n in names[1:]))
+    print("|---" * (1 + len(names) + len(names) - 1) + "|")
+    for label, _ in inputs:
+        times = [results.get((label, n), (float("nan"), 0))[0] for n in names]
+        ratios = [t / times[0] for t in times[1:]]
+        print(f"| {label} | " + " | ".join(f"{t * 1e3:.1f}" for t in times) + " |"
+              + "".join(f" {x:.1f}x |" for x in ratios))
+    lin = results[(inputs[1][0], "mlc")][0] / results[(inputs[0][0], "mlc")][0]
+    print(f"\nmlc linearity: time({inputs[1][0]}) / time({inputs[0][0]}) = {lin:.1f} "
+          f"(target <= {TARGET_LINEARITY:.0f})")
+    if "xDSL" in names:
+        worst = min(results[(label, "xDSL")][0] / results[(label, "mlc")][0]
+                    for label, _ in inputs if (label, "xDSL") in results)
+        print(f"mlc vs xDSL, worst input: {worst:.1f}x faster (target >= {TARGET_VS_XDSL:.0f}x)")
+    for n in notes:
+        print(f"note: {n}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

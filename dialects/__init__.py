@@ -1,0 +1,1 @@
+"""Dialects shipped with mlc: builtin, func, arith, math, and the ML levels (graph ... llvm)."""

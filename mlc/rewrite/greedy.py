@@ -1,0 +1,534 @@
+"""The greedy pattern driver: a worklist of ops, folding, constant materialization, dead-op erasure.
+
+Ops are visited from a worklist (seeded once from the IR, then fed by rewriter notifications),
+so the cost is proportional to the IR plus the work the rewrites cause, never a rescan of the
+module per rewrite. Each op is, in order: erased if trivially dead; deduplicated and hoisted if a
+constant; folded (`op.fold(operand_attrs)`, constants materialized through the dialect's
+`materialize_constant`); rewritten by the best matching pattern.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from mlc.interfaces import would_op_be_trivially_dead
+from mlc.ir.core import Block, Operation, Region, Value
+from mlc.ir.opdef import ConstantLike
+from mlc.rewrite.pattern import FrozenPatternSet, Listener, PatternRewriter
+
+__all__ = ["GreedyRewriteConfig", "GreedyResult", "apply_patterns_greedily", "OperationFolder"]
+
+
+class GreedyRewriteConfig:
+    """Knobs of the driver (MLIR's GreedyRewriteConfig).
+
+    `max_iterations` bounds the work: the driver stops (not converged) after
+    `max_iterations * (ops in scope + 1)` rewrites (one iteration is, on average, one rewrite per
+    op), or after `max_iterations` rounds of region simplification. `max_num_rewrites` (>= 0)
+    is an absolute cap.
+    """
+
+    __slots__ = ("max_iterations", "max_num_rewrites", "top_down", "fold", "cse_constants", "region_simplification")
+
+    def __init__(
+        self,
+        max_iterations: int = 10,
+        max_num_rewrites: int = -1,
+        top_down: bool = True,
+        fold: bool = True,
+        cse_constants: bool = True,
+        region_simplification: bool = True,
+    ) -> None:
+        self.max_iterations = max_iterations
+        self.max_num_rewrites = max_num_rewrites
+        self.top_down = top_down
+        self.fold = fold
+        self.cse_constants = cse_constants
+        self.region_simplification = region_simplification
+
+
+class GreedyResult:
+    """What a greedy run did."""
+
+    __slots__ = ("converged", "changed", "num_rewrites", "num_folds", "num_erased", "num_blocks_erased")
+
+    def __init__(self) -> None:
+        self.converged = True
+        self.changed = False
+        self.num_rewrites = 0
+        self.num_folds = 0
+        self.num_erased = 0
+        self.num_blocks_erased = 0
+
+    def __bool__(self) -> bool:
+        return self.converged
+
+    def __repr__(self) -> str:
+        return (
+            f"<GreedyResult converged={self.converged} changed={self.changed} "
+            f"rewrites={self.num_rewrites} folds={self.num_folds} erased={self.num_erased}>"
+        )
+
+
+_fold_fns: dict[Any, Any] = {}
+
+
+def _fold_fn(op: Operation) -> Any:
+    cls = type(op)
+    try:
+        return _fold_fns[cls]
+    except KeyError:
+        fn = getattr(cls, "fold", None) if cls._is_registered else None
+        _fold_fns[cls] = fn
+        return fn
+
+
+def _const_attr(value: Value) -> Any:
+    op = getattr(value, "op", None)
+    if op is None or ConstantLike not in type(op)._traits:
+        return None
+    return op.get_attr("value")
+
+
+class OperationFolder:
+    """Folds ops and owns the constants it materializes, one per (scope, dialect, value, type).
+
+    Constants live at the start of the entry block of the nearest isolated-from-above region
+    (or of a root region of the driver), so that a reused constant dominates every use.
+    """
+
+    __slots__ = ("ctx", "roots", "_table", "_key_of", "_anchor", "_dialects")
+
+    def __init__(self, ctx: Any, roots: Sequence[Region]) -> None:
+        self.ctx = ctx
+        self.roots = set(roots)
+        self._table: dict[tuple, Operation] = {}
+        self._key_of: dict[Operation, tuple] = {}
+        self._anchor: dict[Block, Operation] = {}
+        self._dialects: dict[str, Any] = {}
+
+    def scope_block(self, op: Operation) -> Block | None:
+        block = op.parent
+        if block is None:
+            return None
+        region = block.parent
+        roots = self.roots
+        while region is not None:
+            parent = region.parent
+            if region in roots or parent is None or parent._is_isolated:
+                return region.blocks[0] if region.blocks else None
+            block = parent.parent
+            if block is None:
+                return region.blocks[0] if region.blocks else None
+            region = block.parent
+        return None
+
+    def _insert_front(self, block: Block, op: Operation, rewriter: PatternRewriter | None) -> None:
+        """Place `op` at the end of the constant run that starts `block` (moving it if needed)."""
+        anchor = self._anchor.get(block)
+        if anchor is not None and anchor.parent is not block:
+            anchor = None
+        if op.parent is block and op.prev is anchor:
+            self._anchor[block] = op  # already right after the run
+            return
+        if op.parent is not None:
+            op.detach()
+        if anchor is None:
+            if block.first is None:
+                block.append(op)
+            else:
+                block.insert_before(op, block.first)
+        else:
+            block.insert_after(op, anchor)
+        self._anchor[block] = op
+
+    def known_constant(self, op: Operation, rewriter: PatternRewriter) -> Operation | None:
+        """Register existing constant `op`; return an equal constant it duplicates, if any."""
+        if op in self._key_of:
+            return None
+        block = self.scope_block(op)
+        if block is None:
+            return None
+        attr = op.get_attr("value")
+        if attr is None or len(op.results) != 1:
+            return None
+        key = (block, op.dialect_name, attr, op.results[0].type)
+        existing = self._table.get(key)
+        if existing is not None and existing is not op:
+            return existing
+        self._table[key] = op
+        self._key_of[op] = key
+        self._insert_front(block, op, rewriter)
+        return None
+
+    def get_or_create_constant(
+        self, block: Block, dialect_name: str, attr: Any, type_: Any, location: Any, rewriter: PatternRewriter
+    ) -> Value | None:
+        key = (block, dialect_name, attr, type_)
+        existing = self._table.get(key)
+        if existing is not None:
+            return existing.results[0]
+        dialect = self._dialects.get(dialect_name)
+        if dialect is None:
+            dialect = self.ctx.get_dialect(dialect_name)
+            self._dialects[dialect_name] = dialect
+        materialize = getattr(dialect, "materialize_constant", None) if dialect is not None else None
+        if materialize is None:
+            return None
+        cop = materialize(attr, type_, location)
+        if cop is None:
+            return None
+        if cop.parent is not None:
+            cop.detach()
+        self._insert_front(block, cop, rewriter)
+        self._table[key] = cop
+        self._key_of[cop] = key
+        rewriter._notify_inserted(cop)
+        return cop.results[0] if len(cop.results) == 1 else None
+
+    def forget(self, op: Operation) -> None:
+        key = self._key_of.pop(op, None)
+        if key is not None and self._table.get(key) is op:
+            del self._table[key]
+        block = op.parent
+        if block is not None and self._anchor.get(block) is op:
+            prev = op.prev
+            if prev is not None and prev in self._key_of:
+                self._anchor[block] = prev
+            else:
+                del self._anchor[block]
+
+
+class _Driver(Listener):
+    __slots__ = (
+        "patterns", "config", "folder", "rewriter", "worklist", "index", "erased", "result",
+        "dirty_regions", "roots",
+    )
+
+    def __init__(self, roots: Sequence[Region], patterns: FrozenPatternSet, config: GreedyRewriteConfig, ctx: Any) -> None:
+        self.patterns = patterns
+        self.config = config
+        self.roots = list(roots)
+        self.folder = OperationFolder(ctx, roots)
+        self.rewriter = PatternRewriter(self)
+        self.worklist: list[Operation | None] = []
+        self.index: dict[Operation, int] = {}
+        self.erased: set[Operation] = set()
+        self.result = GreedyResult()
+        self.dirty_regions: set[Region] = set()
+
+    # -- worklist -------------------------------------------------------------------------------
+
+    def push(self, op: Operation) -> None:
+        index = self.index
+        if op in index or op in self.erased:
+            return
+        index[op] = len(self.worklist)
+        self.worklist.append(op)
+
+    def _mark_cfg(self, op: Operation) -> None:
+        if op.successors:
+            block = op.parent
+            if block is not None and block.parent is not None:
+                self.dirty_regions.add(block.parent)
+
+    # -- listener (changes made by patterns through the rewriter) -------------------------------
+
+    def notify_op_inserted(self, op: Operation) -> None:
+        self.push(op)
+        if op.successors:
+            self._mark_cfg(op)
+
+    def notify_op_modified(self, op: Operation) -> None:
+        self.push(op)
+        if op.successors:
+            self._mark_cfg(op)
+
+    def notify_op_erased(self, op: Operation) -> None:
+        i = self.index.pop(op, None)
+        if i is not None:
+            self.worklist[i] = None
+        self.erased.add(op)
+        if op in self.folder._key_of:
+            self.folder.forget(op)
+        if op.successors:
+            self._mark_cfg(op)
+        self.result.num_erased += 1
+        # Definers of its operands may become dead.
+        push = self.push
+        for u in op._operands:
+            d = getattr(u.value, "op", None)
+            if d is not None:
+                push(d)
+
+    # -- fast paths for the driver's own changes (folds, constants, dead ops) -------------------
+
+    def _erase(self, op: Operation) -> None:
+        """Erase `op` (unused) with the bookkeeping of notify_op_erased, without the rewriter."""
+        if op.regions:
+            for region in op.regions:
+                for nested in region.walk(post_order=True):
+                    self.notify_op_erased(nested)
+        self.notify_op_erased(op)
+        op.detach()
+        op.drop_all_references()
+
+    def _replace(self, op: Operation, values: Sequence[Value]) -> None:
+        push = self.push
+        for r, v in zip(op.results, values):
+            use = r._first_use
+            if use is None:
+                continue
+            while use is not None:
+                push(use.owner)
+                use = use._next
+            r.replace_all_uses_with(v)
+        self._erase(op)
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def seed(self) -> int:
+        ops: list[Operation] = []
+        append = ops.append
+        dirty = self.dirty_regions
+        top_down = self.config.top_down
+
+        def visit(block: Block) -> None:
+            op = block.first
+            while op is not None:
+                if top_down:
+                    append(op)
+                if op.regions:
+                    for r in op.regions:
+                        if len(r.blocks) > 1:
+                            dirty.add(r)
+                        for b in r.blocks:
+                            visit(b)
+                if not top_down:
+                    append(op)
+                op = op.next
+
+        for region in self.roots:
+            if len(region.blocks) > 1:
+                dirty.add(region)
+            for block in region.blocks:
+                visit(block)
+        if top_down:
+            ops.reverse()
+        index = self.index
+        worklist = self.worklist
+        for op in ops:
+            if op not in index:
+                index[op] = len(worklist)
+                worklist.append(op)
+        return len(ops)
+
+    def run(self) -> GreedyResult:
+        n_ops = self.seed()
+        cfg = self.config
+        budget = cfg.max_iterations * (n_ops + 1)
+        if cfg.max_num_rewrites >= 0:
+            budget = min(budget, cfg.max_num_rewrites)
+        result = self.result
+        rounds = 0
+        while True:
+            if not self._drain(budget):
+                result.converged = False
+                break
+            if not cfg.region_simplification or not self.dirty_regions:
+                break
+            rounds += 1
+            if rounds > cfg.max_iterations:
+                result.converged = False
+                break
+            if not self._simplify_regions():
+                break
+        return result
+
+    def _drain(self, budget: int) -> bool:
+        worklist = self.worklist
+        index = self.index
+        result = self.result
+        rewriter = self.rewriter
+        patterns = self.patterns
+        cache = patterns._cache
+        fold = self.config.fold
+        cse_constants = self.config.cse_constants
+        folder = self.folder
+        fold_fns = _fold_fns
+        while worklist:
+            op = worklist.pop()
+            if op is None:
+                continue
+            if result.num_folds + result.num_rewrites >= budget:
+                return False  # out of budget with work left: not converged
+            del index[op]
+            if op.parent is None:
+                continue  # detached by a rewrite (moved ops are re-inserted before this point)
+            cls = type(op)
+            # 1. Trivially dead.
+            for r in op.results:
+                if r._first_use is not None:
+                    break
+            else:
+                if would_op_be_trivially_dead(op):
+                    self._erase(op)
+                    result.changed = True
+                    continue
+            # 2. Constants: deduplicate and hoist.
+            if ConstantLike in cls._traits:
+                if cse_constants:
+                    dup = folder.known_constant(op, rewriter)
+                    if dup is not None:
+                        self._replace(op, dup.results)
+                        result.changed = True
+                        continue
+            # 3. Fold.
+            elif fold:
+                try:
+                    fn = fold_fns[cls]
+                except KeyError:
+                    fn = _fold_fn(op)
+                if fn is not None and self._try_fold(op, fn):
+                    result.num_folds += 1
+                    result.changed = True
+                    continue
+            # 4. Patterns.
+            key = cls if cls._is_registered else op.name
+            pats = cache.get(key)
+            if pats is None:
+                pats = patterns.patterns_for(op)
+            if pats:
+                for pat in pats:
+                    rewriter.ip_block = op.parent
+                    rewriter.ip_op = op
+                    if pat.rewrite(op, rewriter):
+                        result.num_rewrites += 1
+                        result.changed = True
+                        break
+        return True
+
+    def _try_fold(self, op: Operation, fn: Any) -> bool:
+        results = op.results
+        if not results:
+            return False
+        attrs = []
+        for u in op._operands:
+            d = getattr(u.value, "op", None)
+            attrs.append(
+                d.get_attr("value") if d is not None and ConstantLike in type(d)._traits else None
+            )
+        folded = fn(op, attrs)
+        if folded is None:
+            return False
+        if type(folded) is not list and type(folded) is not tuple:
+            folded = [folded]
+        if len(folded) != len(results):
+            return False
+        own = [f is r for f, r in zip(folded, results)]
+        if all(own):
+            # Folded in place (operands or attributes updated): revisit it and its users.
+            self.notify_op_modified(op)
+            for r in results:
+                for user in r.users:
+                    self.push(user)
+            return True
+        if any(own):
+            return False
+        values: list[Value] = []
+        created: list[Operation] = []
+        block = None
+        folder = self.folder
+        for f, r in zip(folded, results):
+            if isinstance(f, Value):
+                values.append(f)
+                continue
+            if block is None:
+                block = folder.scope_block(op)
+                if block is None:
+                    return False
+            n_before = len(folder._table)
+            v = folder.get_or_create_constant(block, op.dialect_name, f, r.type, op.location, self.rewriter)
+            if v is None:
+                for c in created:
+                    if not c.has_uses():
+                        self._erase(c)
+                return False
+            if len(folder._table) != n_before:
+                created.append(v.op)  # type: ignore[attr-defined]
+            values.append(v)
+        self._replace(op, values)
+        return True
+
+    def _simplify_regions(self) -> bool:
+        """Erase unreachable blocks of the regions whose control flow changed."""
+        changed = False
+        regions = self.dirty_regions
+        self.dirty_regions = set()
+        for region in regions:
+            blocks = region.blocks
+            if len(blocks) <= 1 or region.parent in self.erased:
+                continue
+            reachable = {blocks[0]}
+            stack = [blocks[0]]
+            while stack:
+                b = stack.pop()
+                last = b.last
+                if last is not None:
+                    for s in last.successors:
+                        if s not in reachable:
+                            reachable.add(s)
+                            stack.append(s)
+            dead = [b for b in blocks if b not in reachable]
+            if not dead:
+                continue
+            changed = True
+            dead_set = set(dead)
+            for b in dead:
+                for op in b:
+                    for nested in op.walk():
+                        self.notify_op_erased(nested)
+            for b in dead:
+                for op in b.reversed():
+                    op.drop_all_references()
+                for arg in b.arguments:
+                    arg._first_use = None
+            region.blocks = [b for b in blocks if b not in dead_set]
+            for b in dead:
+                b.parent = None
+            self.result.num_blocks_erased += len(dead)
+            # Predecessor blocks' terminators may now be foldable; revisit the survivors' ends.
+            for b in region.blocks:
+                if b.last is not None:
+                    self.push(b.last)
+        if changed:
+            self.result.changed = True
+        return changed
+
+
+def apply_patterns_greedily(
+    target: Operation | Region | Iterable[Region],
+    patterns: FrozenPatternSet | Iterable[Any],
+    config: GreedyRewriteConfig | None = None,
+    *,
+    ctx: Any = None,
+) -> GreedyResult:
+    """Rewrite the ops in `target`'s regions (an op: its regions) to a fixpoint.
+
+    Returns a GreedyResult whose truth value says whether the driver converged.
+    """
+    if isinstance(target, Operation):
+        roots = list(target.regions)
+    elif isinstance(target, Region):
+        roots = [target]
+    else:
+        roots = list(target)
+    if not isinstance(patterns, FrozenPatternSet):
+        patterns = FrozenPatternSet(patterns)
+    if ctx is None:
+        from mlc.ir.context import default_context
+
+        ctx = default_context()
+    driver = _Driver(roots, patterns, config or GreedyRewriteConfig(), ctx)
+    return driver.run()

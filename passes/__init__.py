@@ -1,0 +1,27 @@
+"""Transformations within one level of the IR (canonicalize, cse, fusion, tiling, ...).
+
+`PASSES` maps each pass name to `"module:Class"` (a module of this package, or a dotted
+absolute one); the pass manager imports a module only when its pass is used. `PIPELINES` does
+the same for named pipelines.
+"""
+
+PASSES: dict[str, str] = {
+    "canonicalize": "canonicalize:CanonicalizePass",
+    "cse": "cse:CSEPass",
+    "dce": "dce:DCEPass",
+    "remove-dead-values": "dce:RemoveDeadValuesPass",
+    "symbol-dce": "symbol_dce:SymbolDCEPass",
+    "symbol-privatize": "symbol_privatize:SymbolPrivatizePass",
+    "inline": "inline:InlinerPass",
+    "loop-invariant-code-motion": "licm:LoopInvariantCodeMotionPass",
+    "reconcile-unrealized-casts": "reconcile_casts:ReconcileUnrealizedCastsPass",
+    # Passes for testing the pass manager itself (failures, crashes, knobs).
+    "test-pass-failure": "test_passes:TestPassFailure",
+    "test-pass-crash": "test_passes:TestPassCrash",
+    "test-pass-invalid-ir": "test_passes:TestPassInvalidIR",
+    "test-options": "test_passes:TestOptionsPass",
+}
+
+PIPELINES: dict[str, str] = {
+    "simplify": "pipelines:SimplifyPipeline",
+}

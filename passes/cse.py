@@ -1,0 +1,224 @@
+"""`cse`: common subexpression elimination, scoped by dominance and regions.
+
+An op is replaced by an earlier equivalent one (same op, operands, attributes, result types)
+that dominates it. Effect-free ops are eligible everywhere; ops that only read memory are
+eligible within a block when no op that may write lies between them. Isolated-from-above ops
+start a fresh scope.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlc.interfaces import get_effects, is_memory_effect_free, would_op_be_trivially_dead
+from mlc.ir.core import Block, Operation, Region
+from mlc.pass_manager import Pass, PassContext, Statistic
+
+
+class _ScopedTable:
+    """A hash table with nested scopes: leaving a scope undoes its insertions (O(1) each)."""
+
+    __slots__ = ("table", "undo")
+
+    def __init__(self) -> None:
+        self.table: dict[Any, Operation] = {}
+        self.undo: list[tuple[Any, Operation | None]] = []
+
+    def insert(self, key: Any, op: Operation) -> None:
+        self.undo.append((key, self.table.get(key)))
+        self.table[key] = op
+
+    def mark(self) -> int:
+        return len(self.undo)
+
+    def pop_to(self, mark: int) -> None:
+        table, undo = self.table, self.undo
+        while len(undo) > mark:
+            key, old = undo.pop()
+            if old is None:
+                del table[key]
+            else:
+                table[key] = old
+
+
+def _dominator_children(region: Region) -> dict[Block, list[Block]]:
+    """The dominator tree of a region's CFG (Cooper, Harvey, Kennedy), as children lists."""
+    blocks = region.blocks
+    entry = blocks[0]
+    # Reverse post-order from the entry.
+    order: list[Block] = []
+    seen = {entry}
+    stack: list[tuple[Block, int]] = [(entry, 0)]
+    while stack:
+        b, i = stack.pop()
+        succs = b.last.successors if b.last is not None else ()
+        if i < len(succs):
+            stack.append((b, i + 1))
+            s = succs[i]
+            if s not in seen:
+                seen.add(s)
+                stack.append((s, 0))
+        else:
+            order.append(b)
+    order.reverse()
+    number = {b: i for i, b in enumerate(order)}
+    preds: dict[Block, list[Block]] = {b: [] for b in order}
+    for b in order:
+        if b.last is not None:
+            for s in b.last.successors:
+                if s in preds:
+                    preds[s].append(b)
+    idom: dict[Block, Block] = {entry: entry}
+    changed = True
+    while changed:
+        changed = False
+        for b in order[1:]:
+            new = None
+            for p in preds[b]:
+                if p not in idom:
+                    continue
+                if new is None:
+                    new = p
+                    continue
+                x, y = p, new
+                while x is not y:
+                    while number[x] > number[y]:
+                        x = idom[x]
+                    while number[y] > number[x]:
+                        y = idom[y]
+                new = x
+            if new is not None and idom.get(b) is not new:
+                idom[b] = new
+                changed = True
+    children: dict[Block, list[Block]] = {b: [] for b in order}
+    for b in order[1:]:
+        if b in idom:
+            children[idom[b]].append(b)
+    return children
+
+
+class _CSE:
+    __slots__ = ("table", "num_cse", "num_dce")
+
+    def __init__(self) -> None:
+        self.table = _ScopedTable()
+        self.num_cse = 0
+        self.num_dce = 0
+
+    def run_on(self, op: Operation) -> None:
+        for region in op.regions:
+            self.region(region)
+
+    def region(self, region: Region) -> None:
+        blocks = region.blocks
+        if not blocks:
+            return
+        if len(blocks) == 1:
+            mark = self.table.mark()
+            self.block(blocks[0])
+            self.table.pop_to(mark)
+            return
+        children = _dominator_children(region)
+        # Walk the dominator tree depth-first; each block's scope holds its dominators' ops.
+        stack: list[tuple[Block, int, bool]] = [(blocks[0], 0, False)]
+        while stack:
+            b, mark, done = stack.pop()
+            if done:
+                self.table.pop_to(mark)
+                continue
+            mark = self.table.mark()
+            self.block(b)
+            stack.append((b, mark, True))
+            for c in reversed(children.get(b, ())):
+                stack.append((c, 0, False))
+
+    @staticmethod
+    def _kind(op: Operation) -> int:
+        """0: not eligible, 1: effect-free, 2: only reads (eligible within a write-free span)."""
+        if op.regions or op.successors or type(op)._is_terminator:
+            return 0
+        effects = get_effects(op)
+        if effects is None:
+            return 0
+        if not effects:
+            return 1
+        return 2 if all(e.kind == "read" for e in effects) else 0
+
+    def block(self, block: Block) -> None:
+        table = self.table
+        lookup = table.table.get
+        reads: dict[Any, Operation] = {}
+        op = block.first
+        while op is not None:
+            nxt = op.next
+            results = op.results
+            # Already dead: erase (MLIR's CSE does the same).
+            if results and all(r._first_use is None for r in results) and would_op_be_trivially_dead(op):
+                op.erase()
+                self.num_dce += 1
+                op = nxt
+                continue
+            kind = self._kind(op)
+            if kind:
+                attrs = op._attrs
+                if attrs:
+                    akey: Any = tuple(attrs.items()) if len(attrs) == 1 else frozenset(attrs.items())
+                else:
+                    akey = None
+                cls = type(op)
+                # One flat tuple (operands, then result types after a separator count): fewer
+                # allocations than nested tuples, which matters for the GC on big modules.
+                key = (
+                    cls if cls._is_registered else op.name,
+                    akey,
+                    len(op._operands),
+                    *[u.value for u in op._operands],
+                    *[r.type for r in results],
+                )
+                existing = lookup(key) if kind == 1 else reads.get(key)
+                if existing is not None:
+                    for r, e in zip(results, existing.results):
+                        r.replace_all_uses_with(e)
+                    op.erase()
+                    self.num_cse += 1
+                    op = nxt
+                    continue
+                if kind == 1:
+                    table.insert(key, op)
+                else:
+                    reads[key] = op
+            else:
+                if op.regions:
+                    if op._is_isolated:
+                        saved = self.table
+                        self.table = _ScopedTable()
+                        self.run_on(op)
+                        self.table = saved
+                    else:
+                        self.run_on(op)
+                # Anything that may write ends the span in which reads can be reused.
+                if reads and not is_memory_effect_free(op):
+                    effects = get_effects(op)
+                    if effects is None or any(e.kind != "read" for e in effects):
+                        reads.clear()
+            op = nxt
+
+
+def cse(op: Operation) -> tuple[int, int]:
+    """Run CSE on the regions of `op`; return (ops CSE'd, dead ops erased)."""
+    driver = _CSE()
+    driver.run_on(op)
+    return driver.num_cse, driver.num_dce
+
+
+class CSEPass(Pass):
+    """Eliminate common subexpressions (dominance- and region-scoped, effect-aware)."""
+
+    name = "cse"
+    num_cse = Statistic("num-cse'd", "Number of operations CSE'd")
+    num_dce = Statistic("num-dce'd", "Number of operations DCE'd")
+
+    def run(self, op: Operation, ctx: PassContext) -> None:
+        n_cse, n_dce = cse(op)
+        self.num_cse += n_cse
+        self.num_dce += n_dce
