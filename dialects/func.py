@@ -182,13 +182,14 @@ class FuncOp(Op, CallableOpInterface):
         p.print_symbol_name(self.get_attr("sym_name").value)  # type: ignore[union-attr]
         ft = self.func_type
         body = self.regions[0]
+        entry_args = body.blocks[0].arguments if body.blocks else []
         arg_attrs = _dicts(self.get_attr("arg_attrs"), len(ft.inputs))
         p.write("(")
         for i, t in enumerate(ft.inputs):
             if i:
                 p.write(", ")
-            if body.blocks:
-                p.print_region_argument(body.blocks[0].arguments[i], arg_attrs[i])
+            if i < len(entry_args):
+                p.print_region_argument(entry_args[i], arg_attrs[i])
             else:
                 p.print_type(t)
                 p.print_attr_dict(arg_attrs[i])

@@ -52,7 +52,8 @@ def parse(
 
 def parse_file(path: str, *, allow_unregistered: bool = False) -> Operation:
     """Parse the file at `path` (see `parse`)."""
-    with open(path, encoding="utf-8") as f:
+    # Bytes that are not UTF-8 (allowed in MLIR string literals) survive as surrogate escapes.
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
         text = f.read()
     return parse(text, allow_unregistered=allow_unregistered, filename=path)
 

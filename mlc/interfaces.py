@@ -112,7 +112,9 @@ def _effect_kind(op: Operation) -> int:
         kind = _PURE
     elif NoMemoryEffect in traits:
         kind = _NO_EFFECT
-    elif isinstance(op, MemoryEffectsOpInterface) or _model(op, MemoryEffectsOpInterface) is not None:
+    elif (
+        isinstance(op, MemoryEffectsOpInterface) or _model(op, MemoryEffectsOpInterface) is not None
+    ):
         kind = _IFACE
     elif RecursiveMemoryEffects in traits:
         kind = _RECURSIVE

@@ -282,7 +282,9 @@ class Site:
 
     __slots__ = ("key", "op", "location")
 
-    def __init__(self, key: str, op: Operation | None = None, location: Location | None = None) -> None:
+    def __init__(
+        self, key: str, op: Operation | None = None, location: Location | None = None
+    ) -> None:
         self.key = key
         self.op = op
         self.location = location if location is not None else (op.location if op else UnknownLoc())
@@ -399,7 +401,17 @@ class KnobError(DiagnosticError):
 class KnobRecord:
     """One knob met during a run: where, which pass, its domain, default and the value used."""
 
-    __slots__ = ("key", "site", "pass_name", "name", "domain", "default", "value", "source", "location")
+    __slots__ = (
+        "key",
+        "site",
+        "pass_name",
+        "name",
+        "domain",
+        "default",
+        "value",
+        "source",
+        "location",
+    )
 
     def __init__(
         self,
@@ -468,7 +480,9 @@ class KnobContext:
     __slots__ = ("candidate", "store", "records", "_used", "_site_cache")
 
     def __init__(
-        self, candidate: Mapping[str, Any] | None = None, store: KnobStore | Mapping[str, Any] | None = None
+        self,
+        candidate: Mapping[str, Any] | None = None,
+        store: KnobStore | Mapping[str, Any] | None = None,
     ) -> None:
         self.candidate: dict[str, Any] = dict(candidate) if candidate else {}
         if store is not None and not isinstance(store, KnobStore):
@@ -616,7 +630,16 @@ def records_from_json(data: Mapping[str, Any] | Sequence[Any]) -> list[KnobRecor
         default = dom.normalize(k["default"])
         value = dom.normalize(k.get("value", k["default"]))
         out.append(
-            KnobRecord(k["key"], k.get("site", ""), k.get("pass", ""), k["knob"], dom, default, value,
-                       k.get("source", "default"), UnknownLoc())
+            KnobRecord(
+                k["key"],
+                k.get("site", ""),
+                k.get("pass", ""),
+                k["knob"],
+                dom,
+                default,
+                value,
+                k.get("source", "default"),
+                UnknownLoc(),
+            )
         )
     return out

@@ -27,8 +27,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import IO, Any
 
-from mlc.diagnostics import Diagnostic, DiagnosticError, VerifyError, engine, register_source
-from mlc.ir.attributes import FileLineColLoc, Location, file_line_col
+from mlc.diagnostics import Diagnostic, DiagnosticError, VerifyError, engine
+from mlc.ir.attributes import Location
 from mlc.ir.core import Operation
 from mlc.knobs import Domain, KnobContext, Site, load_config
 
@@ -121,7 +121,9 @@ class Option:
         if type(value) is not self.type:
             raise ValueError(f"option '{self.name}' expects {self.type_name}, got {value!r}")
         if self.choices is not None and value not in self.choices:
-            raise ValueError(f"option '{self.name}' must be one of {', '.join(map(str, self.choices))}")
+            raise ValueError(
+                f"option '{self.name}' must be one of {', '.join(map(str, self.choices))}"
+            )
         return value
 
     def parse_scalar(self, text: str, typ: type) -> Any:
@@ -505,7 +507,9 @@ class OpPassManager:
         return self
 
     def add_text(self, text: str) -> OpPassManager:
-        _PipelineParser(text).parse_into(self)
+        from mlc.pipeline_parser import PipelineParser
+
+        PipelineParser(text).parse_into(self)
         return self
 
     def nest(self, anchor: str, *, reuse: bool = False) -> OpPassManager:
@@ -609,10 +613,10 @@ class PassContext:
 class PassManager(OpPassManager):
     """The top-level pass manager: runs its pipeline on an op, with instrumentation.
 
-        pm = PassManager("builtin.module")
-        pm.nest("func.func").add(CSEPass())
-        pm.add("symbol-dce")
-        pm.run(module)             # raises PassError on failure
+    pm = PassManager("builtin.module")
+    pm.nest("func.func").add(CSEPass())
+    pm.add("symbol-dce")
+    pm.run(module)             # raises PassError on failure
     """
 
     def __init__(self, anchor: str | None = "builtin.module") -> None:
@@ -630,7 +634,9 @@ class PassManager(OpPassManager):
     def parse(cls, text: str, anchor: str | None = None) -> PassManager:
         """A pass manager from pipeline text. `builtin.module(a,b)` anchors it explicitly; a bare
         list (`cse,canonicalize`) is anchored on `anchor` (None: whatever op it runs on)."""
-        parser = _PipelineParser(text)
+        from mlc.pipeline_parser import PipelineParser
+
+        parser = PipelineParser(text)
         root = OpPassManager(None)
         parser.parse_into(root)
         pm = cls(anchor)
@@ -666,7 +672,16 @@ class PassManager(OpPassManager):
     ) -> None:
         """Print the IR around passes (`before`/`after`: pass names), MLIR's `--mlir-print-ir-*`."""
         self.add_instrumentation(
-            _IRPrinter(set(before), set(after), before_all, after_all, after_change, after_failure, module_scope, out)
+            _IRPrinter(
+                set(before),
+                set(after),
+                before_all,
+                after_all,
+                after_change,
+                after_failure,
+                module_scope,
+                out,
+            )
         )
 
     def enable_timing(self) -> None:
@@ -877,7 +892,10 @@ class _IRPrinter(PassInstrumentation):
             text = target.print()
         except Exception:  # the IR may be broken after a failed pass: fall back to generic form
             text = target.print(generic=True)
-        out.write(f"// -----// IR Dump {header} {p.display_name}{suffix} ({p.name}) //----- //\n{text}\n\n")
+        out.write(
+            f"// -----// IR Dump {header} {p.display_name}{suffix} ({p.name}) //----- //\n"
+            f"{text}\n\n"
+        )
 
     def run_before_pass(self, p: Pass, op: Operation) -> None:
         if self.before_all or p.name in self.before:
@@ -976,7 +994,9 @@ class _Runner:
             ctx.failed = True
             ctx.num_errors += 1
         except Exception as e:  # a bug in the pass: report it against the pass, not the input
-            diag = Diagnostic("error", f"pass '{p.name}' crashed: {type(e).__name__}: {e}", op.location)
+            diag = Diagnostic(
+                "error", f"pass '{p.name}' crashed: {type(e).__name__}: {e}", op.location
+            )
             if os.environ.get("MLC_TRACEBACK"):
                 import traceback
 
@@ -1014,7 +1034,9 @@ class _Runner:
             if self.timing is not None:
                 self.timing.verifier += time.perf_counter() - start
 
-    def _write_reproducer(self, p: Pass, op: Operation, snapshot: Operation, path: list[str]) -> None:
+    def _write_reproducer(
+        self, p: Pass, op: Operation, snapshot: Operation, path: list[str]
+    ) -> None:
         pipeline = str(p)
         for anchor in reversed(path):
             pipeline = f"{anchor}({pipeline})"
@@ -1035,170 +1057,18 @@ class _Runner:
             text = root.print()
         flags = "" if self.pm.verify_each else " --verify-each=false"
         header = (
-            f"// mlc crash reproducer: the IR before pass '{p.name}' failed; `mlc-opt FILE` reruns it.\n"
+            f"// mlc crash reproducer: the IR before pass '{p.name}' failed; "
+            "`mlc-opt FILE` reruns it.\n"
             f"// configuration: -p '{pipeline}'{flags}\n"
         )
         assert self.reproducer is not None
         with open(self.reproducer, "w", encoding="utf-8") as f:
             f.write(header + text + "\n")
         engine.emit(
-            Diagnostic("note", f"pipeline crash reproducer written to '{self.reproducer}'", op.location)
+            Diagnostic(
+                "note", f"pipeline crash reproducer written to '{self.reproducer}'", op.location
+            )
         )
-
-
-# ---------------------------------------------------------------------------------------------
-# The textual pipeline syntax
-
-
-_PIPELINE_FILE = "<pass-pipeline>"
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.$")
-
-
-class _PipelineParser:
-    """`pipeline ::= element (',' element)*`, `element ::= name options? | op-name '(' pipeline ')'`,
-    `options ::= '{' (key ('=' value)?)* '}'` (space-separated, values may nest braces/quotes)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-
-    def error(self, message: str, pos: int | None = None) -> PipelineError:
-        register_source(_PIPELINE_FILE, self.text)
-        col = (self.pos if pos is None else pos) + 1
-        return PipelineError(Diagnostic("error", message, FileLineColLoc(_PIPELINE_FILE, 1, col)))
-
-    def skip_ws(self) -> None:
-        text, n = self.text, len(self.text)
-        while self.pos < n and text[self.pos] in " \t\n\r":
-            self.pos += 1
-
-    def peek(self) -> str:
-        self.skip_ws()
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def parse_into(self, pm: OpPassManager) -> None:
-        self.parse_list(pm, top=True)
-        if self.peek():
-            if self.peek() == ")":
-                raise self.error("unbalanced ')' in pass pipeline")
-            raise self.error("expected ',' or the end of the pass pipeline")
-
-    def parse_list(self, pm: OpPassManager, top: bool) -> None:
-        if not self.peek() or self.peek() == ")":
-            return
-        while True:
-            self.parse_element(pm)
-            if self.peek() == ",":
-                self.pos += 1
-                continue
-            return
-
-    def parse_name(self) -> tuple[str, int]:
-        self.skip_ws()
-        start = self.pos
-        text = self.text
-        while self.pos < len(text) and text[self.pos] in _NAME_CHARS:
-            self.pos += 1
-        if self.pos == start:
-            c = text[start] if start < len(text) else "end of pipeline"
-            raise self.error(f"expected a pass or op name, found '{c}'" if c != "end of pipeline" else
-                             "expected a pass or op name at the end of the pipeline")
-        return text[start:self.pos], start
-
-    def parse_element(self, pm: OpPassManager) -> None:
-        name, start = self.parse_name()
-        if self.peek() == "(":
-            self.pos += 1
-            open_pos = self.pos - 1
-            npm = OpPassManager(name)
-            self.parse_list(npm, top=False)
-            if self.peek() != ")":
-                if not self.peek():
-                    raise self.error(f"expected ')' to close the '{name}' pipeline opened here", open_pos)
-                raise self.error("expected ',' or ')' in the pass pipeline")
-            self.pos += 1
-            pm.elements.append(npm)
-            return
-        options: list[tuple[str, str | None, int]] = []
-        if self.peek() == "{":
-            options = self.parse_options()
-        cls = get_pass_class(name)
-        if cls is not None:
-            pm.add(self.instantiate(cls, name, options, start))
-            return
-        pipe = get_pipeline(name)
-        if pipe is not None:
-            instance = self.instantiate(pipe, name, options, start)
-            instance.build(pm)  # type: ignore[union-attr]
-            return
-        raise self.error(f"'{name}' does not refer to a registered pass or pass pipeline", start)
-
-    def parse_options(self) -> list[tuple[str, str | None, int]]:
-        text = self.text
-        open_pos = self.pos
-        self.pos += 1  # '{'
-        out: list[tuple[str, str | None, int]] = []
-        while True:
-            c = self.peek()
-            if c == "}":
-                self.pos += 1
-                return out
-            if not c:
-                raise self.error("expected '}' to close the options opened here", open_pos)
-            start = self.pos
-            while self.pos < len(text) and text[self.pos] not in " \t\n=}":
-                self.pos += 1
-            key = text[start:self.pos]
-            if not key:
-                raise self.error("expected an option name")
-            value: str | None = None
-            if self.pos < len(text) and text[self.pos] == "=":
-                self.pos += 1
-                value = self.parse_value()
-            out.append((key, value, start))
-
-    def parse_value(self) -> str:
-        text = self.text
-        start = self.pos
-        depth = 0
-        while self.pos < len(text):
-            c = text[self.pos]
-            if c in "\"'":
-                end = text.find(c, self.pos + 1)
-                while end > 0 and text[end - 1] == "\\" and c == '"':
-                    end = text.find(c, end + 1)
-                if end < 0:
-                    raise self.error("unterminated string in option value", self.pos)
-                self.pos = end + 1
-                continue
-            if c in "{([":
-                depth += 1
-            elif c in ")]":
-                depth -= 1
-            elif c == "}":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif c in " \t\n" and depth == 0:
-                break
-            self.pos += 1
-        return text[start:self.pos]
-
-    def instantiate(self, cls: type, name: str, options: list[tuple[str, str | None, int]], pos: int) -> Any:
-        defs = {o.name: o for o in cls.option_defs()}
-        values: dict[str, Any] = {}
-        for key, text, kpos in options:
-            opt = defs.get(key)
-            if opt is None:
-                known = ", ".join(sorted(defs)) or "none"
-                raise self.error(f"no option '{key}' for '{name}' (options: {known})", kpos)
-            try:
-                values[opt.attr] = opt.parse(text)
-            except ValueError as e:
-                raise self.error(
-                    f"invalid value '{text}' for option '{key}' of '{name}': {e}", kpos
-                ) from None
-        return cls(**values)
 
 
 def parse_pipeline(text: str, anchor: str | None = None) -> PassManager:
@@ -1206,7 +1076,9 @@ def parse_pipeline(text: str, anchor: str | None = None) -> PassManager:
     return PassManager.parse(text, anchor)
 
 
-def run_pipeline(module: Operation, pipeline: str | OpPassManager, knobs: Any = None) -> KnobContext:
+def run_pipeline(
+    module: Operation, pipeline: str | OpPassManager, knobs: Any = None
+) -> KnobContext:
     """Run `pipeline` on `module` in place (verifying after each pass).
 
     Raises `PipelineError` for a bad pipeline and `PassError` when a pass fails. `knobs` is a
@@ -1223,183 +1095,25 @@ def run_pipeline(module: Operation, pipeline: str | OpPassManager, knobs: Any = 
 
 
 # ---------------------------------------------------------------------------------------------
-# Command line (used by tools/mlc_opt.py)
+# Command line (implemented in mlc.pass_cli; re-exported for tools/mlc_opt.py)
 
 
 def add_cli_options(parser: Any) -> None:
     """Register the pass-manager flags of mlc-opt on an argparse parser."""
-    from mlc.ir.context import default_context
+    from mlc.pass_cli import add_cli_options as add
 
-    # The `ptest` dialect (a loop, memory effects, branches) serves the lit tests of passes.
-    default_context().register_dialect_module("ptest", "mlc.passes.test_dialect")
-    g = parser.add_argument_group("pass pipeline")
-    g.add_argument("-p", "--pass-pipeline", dest="pass_pipeline", metavar="PIPELINE",
-                   help="the pass pipeline to run, e.g. 'builtin.module(func.func(cse))'")
-    g.add_argument("--list-passes", action="store_true", help="list registered passes and pipelines")
-    g.add_argument("--verify-each", nargs="?", const="true", default="true", metavar="BOOL",
-                   help="verify the IR after every pass (default true)")
-    g.add_argument("--mlir-print-ir-before", action="append", default=[], metavar="PASS",
-                   help="print the IR before the named pass(es)")
-    g.add_argument("--mlir-print-ir-after", action="append", default=[], metavar="PASS",
-                   help="print the IR after the named pass(es)")
-    g.add_argument("--mlir-print-ir-before-all", action="store_true", help="print the IR before every pass")
-    g.add_argument("--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass")
-    g.add_argument("--mlir-print-ir-after-change", action="store_true",
-                   help="print the IR after a pass only when it changed the IR")
-    g.add_argument("--mlir-print-ir-after-failure", action="store_true",
-                   help="print the IR after a pass fails")
-    g.add_argument("--mlir-print-ir-module-scope", action="store_true",
-                   help="print the whole top-level op instead of the pass's anchor op")
-    g.add_argument("--mlir-timing", action="store_true", help="report per-pass wall time")
-    g.add_argument("--mlir-pass-statistics", action="store_true", help="report pass statistics")
-    g.add_argument("--mlir-pass-pipeline-crash-reproducer", metavar="FILE", default=None,
-                   help="on a pass failure, write the IR before that pass and the pipeline to FILE")
-    g.add_argument("--dump-knobs", metavar="FILE", default=None,
-                   help="write the knob space the pipeline met (JSON)")
-    g.add_argument("--knobs", metavar="FILE", default=None,
-                   help="apply a knob configuration (JSON object: key -> value)")
-
-
-def _parse_bool_flag(text: str) -> bool | None:
-    low = str(text).lower()
-    if low in ("true", "1", "on", "yes"):
-        return True
-    if low in ("false", "0", "off", "no"):
-        return False
-    return None
-
-
-def _split_names(values: Iterable[str]) -> set[str]:
-    return {n.strip() for v in values for n in v.split(",") if n.strip()}
-
-
-_REPRO_PREFIX = "// configuration: "
-
-
-def _reproducer_pipeline(module: Operation, args: Any) -> tuple[str | None, bool | None]:
-    """The pipeline (and verify-each setting) recorded in a crash reproducer input, if any."""
-    from mlc.diagnostics import _SOURCES
-
-    text = None
-    loc = file_line_col(module.location)
-    if loc is not None:
-        text = _SOURCES.get(loc.filename)
-    if text is None:
-        for attr in ("input", "input_file", "filename", "file"):
-            path = getattr(args, attr, None)
-            if isinstance(path, str) and path != "-" and os.path.isfile(path):
-                with open(path, encoding="utf-8") as f:
-                    text = f.read(4096)
-                break
-    if not text:
-        return None, None
-    for line in text.splitlines()[:4]:
-        if line.startswith(_REPRO_PREFIX):
-            rest = line[len(_REPRO_PREFIX):]
-            if rest.startswith("-p '"):
-                end = rest.find("'", 4)
-                if end > 0:
-                    verify = False if "--verify-each=false" in rest[end:] else None
-                    return rest[4:end], verify
-    return None, None
-
-
-def print_pass_list(out: IO[str] | None = None) -> None:
-    """`--list-passes`: names, summaries, options (type, default) and knobs of every pass."""
-    out = out if out is not None else sys.stdout
-    out.write("Available passes:\n")
-    for name in registered_pass_names():
-        cls = get_pass_class(name)
-        if cls is None:
-            continue
-        anchor = f" [on {cls.anchor}]" if cls.anchor else ""
-        out.write(f"  {name}{anchor} - {cls.summary}\n")
-        for opt in cls.option_defs():
-            default = opt.format(opt.default)
-            out.write(f"      {opt.name}=<{opt.type_name}> (default: {default}) - {opt.help}\n")
-        for k in cls.knobs:
-            out.write(f"      knob {k.name}: {k.domain} - {k.help}\n")
-    pipes = registered_pipeline_names()
-    if pipes:
-        out.write("Available pass pipelines:\n")
-        for name in pipes:
-            pcls = get_pipeline(name)
-            if pcls is None:
-                continue
-            out.write(f"  {name} - {pcls.summary}\n")
-            for opt in pcls.option_defs():
-                default = opt.format(opt.default)
-                out.write(f"      {opt.name}=<{opt.type_name}> (default: {default}) - {opt.help}\n")
+    add(parser)
 
 
 def run_cli(module: Operation, args: Any) -> bool:
-    """Run the pipeline the parsed flags ask for on `module` (in place), with instrumentation.
+    """Run the pipeline the parsed flags ask for on `module`; return success."""
+    from mlc.pass_cli import run_cli as run
 
-    Diagnostics go to the engine (stderr, or mlc-opt's `--verify-diagnostics` handler); reports
-    (timing, statistics, IR dumps) to stderr. Returns success.
-    """
-    if getattr(args, "list_passes", False):
-        print_pass_list()
-        return True
-    err = sys.stderr
-    pipeline = getattr(args, "pass_pipeline", None)
-    verify_override = None
-    if pipeline is None:
-        pipeline, verify_override = _reproducer_pipeline(module, args)
-    verify = _parse_bool_flag(getattr(args, "verify_each", "true"))
-    if verify is None:
-        err.write(f"error: invalid value '{args.verify_each}' for --verify-each (expected true or false)\n")
-        return False
-    if verify_override is not None:
-        verify = verify_override
-    try:
-        pm = PassManager.parse(pipeline or "", module.name)
-    except PipelineError as e:
-        err.write(e.render() + "\n")
-        return False
-    pm.enable_verifier(verify)
-    before = _split_names(getattr(args, "mlir_print_ir_before", ()) or ())
-    after = _split_names(getattr(args, "mlir_print_ir_after", ()) or ())
-    for flagged in before | after:
-        if get_pass_class(flagged) is None:
-            err.write(f"error: '{flagged}' does not refer to a registered pass\n")
-            return False
-    if (before or after or getattr(args, "mlir_print_ir_before_all", False)
-            or getattr(args, "mlir_print_ir_after_all", False)
-            or getattr(args, "mlir_print_ir_after_change", False)
-            or getattr(args, "mlir_print_ir_after_failure", False)):
-        pm.enable_ir_printing(
-            before=before,
-            after=after,
-            before_all=getattr(args, "mlir_print_ir_before_all", False),
-            after_all=getattr(args, "mlir_print_ir_after_all", False),
-            after_change=getattr(args, "mlir_print_ir_after_change", False),
-            after_failure=getattr(args, "mlir_print_ir_after_failure", False),
-            module_scope=getattr(args, "mlir_print_ir_module_scope", False),
-        )
-    if getattr(args, "mlir_timing", False):
-        pm.enable_timing()
-    repro = getattr(args, "mlir_pass_pipeline_crash_reproducer", None)
-    if repro:
-        pm.enable_crash_reproducer(repro)
-    knobs_path = getattr(args, "knobs", None)
-    try:
-        kctx = KnobContext(load_config(knobs_path)) if knobs_path else KnobContext()
-    except DiagnosticError as e:
-        err.write(e.render() + "\n")
-        return False
-    ok = pm.execute(module, kctx)
-    if knobs_path and ok:
-        kctx.warn_unknown_keys()
-    dump = getattr(args, "dump_knobs", None)
-    if dump:
-        try:
-            kctx.dump(dump)
-        except OSError as e:
-            err.write(f"error: cannot write knob space to '{dump}': {e.strerror}\n")
-            ok = False
-    if getattr(args, "mlir_timing", False):
-        err.write(pm.timing_report())
-    if getattr(args, "mlir_pass_statistics", False):
-        err.write(pm.statistics_report())
-    return ok
+    return run(module, args)
+
+
+def print_pass_list(out: IO[str] | None = None) -> None:
+    """`--list-passes`: every registered pass and pipeline with its options and knobs."""
+    from mlc.pass_cli import print_pass_list as show
+
+    show(out)

@@ -12,20 +12,24 @@ from mlc.rewrite import FrozenPatternSet, GreedyRewriteConfig, apply_patterns_gr
 class CanonicalizePass(Pass):
     """Canonicalize operations.
 
-    Folds, applies canonicalization patterns and erases dead code, greedily. Uses the patterns of every registered dialect (op classes' `canonicalization_patterns`,
-    `canonicalize` methods, the dialect's own) and every op's `fold`, with the greedy driver;
-    unreachable blocks are erased.
+    Folds, applies canonicalization patterns and erases dead code, greedily: the patterns of
+    every registered dialect (op classes' `canonicalization_patterns` and `canonicalize`
+    methods, the dialect's own) and every op's `fold`. Unreachable blocks are erased.
     """
 
     name = "canonicalize"
     top_down = Option(bool, True, "Seed the worklist in program order (false: reverse post-order)")
     region_simplify = Option(
-        str, "normal", "Region simplification: disabled, normal or aggressive",
+        str,
+        "normal",
+        "Region simplification: disabled, normal or aggressive",
         choices=("disabled", "normal", "aggressive"),
     )
     max_iterations = Option(int, 10, "Iteration limit of the greedy driver (-1: no limit)")
     max_num_rewrites = Option(int, -1, "Limit on rewrites per run (-1: no limit)")
-    test_convergence = Option(bool, False, "Fail (instead of warn) when the driver does not converge")
+    test_convergence = Option(
+        bool, False, "Fail (instead of warn) when the driver does not converge"
+    )
     disable_patterns = ListOption(str, (), "Labels of patterns to skip (pattern class names)")
     enable_patterns = ListOption(str, (), "Labels of the only patterns to use")
 

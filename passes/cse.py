@@ -10,35 +10,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from mlc.interfaces import get_effects, is_memory_effect_free, would_op_be_trivially_dead
+from mlc.interfaces import (
+    _NO_EFFECT,
+    _PURE,
+    _UNKNOWN,
+    _effect_kind,
+    _effect_kind_cache,
+    get_effects,
+    is_memory_effect_free,
+    would_op_be_trivially_dead,
+)
 from mlc.ir.core import Block, Operation, Region
 from mlc.pass_manager import Pass, PassContext, Statistic
 
 
 class _ScopedTable:
-    """A hash table with nested scopes: leaving a scope undoes its insertions (O(1) each)."""
+    """A hash table with nested scopes: leaving a scope erases the keys inserted in it.
+
+    Keys are only inserted when absent (CSE looks up first), so undoing is a deletion.
+    """
 
     __slots__ = ("table", "undo")
 
     def __init__(self) -> None:
         self.table: dict[Any, Operation] = {}
-        self.undo: list[tuple[Any, Operation | None]] = []
-
-    def insert(self, key: Any, op: Operation) -> None:
-        self.undo.append((key, self.table.get(key)))
-        self.table[key] = op
+        self.undo: list[Any] = []
 
     def mark(self) -> int:
         return len(self.undo)
 
     def pop_to(self, mark: int) -> None:
         table, undo = self.table, self.undo
-        while len(undo) > mark:
-            key, old = undo.pop()
-            if old is None:
-                del table[key]
-            else:
-                table[key] = old
+        for key in undo[mark:]:
+            del table[key]
+        del undo[mark:]
 
 
 def _dominator_children(region: Region) -> dict[Block, list[Block]]:
@@ -145,36 +150,60 @@ class _CSE:
         return 2 if all(e.kind == "read" for e in effects) else 0
 
     def block(self, block: Block) -> None:
-        table = self.table
-        lookup = table.table.get
+        scoped = self.table
+        table = scoped.table
+        lookup = table.get
+        undo = scoped.undo
+        kinds = _effect_kind_cache
         reads: dict[Any, Operation] = {}
         op = block.first
         while op is not None:
             nxt = op.next
             results = op.results
+            cls = type(op)
             # Already dead: erase (MLIR's CSE does the same).
-            if results and all(r._first_use is None for r in results) and would_op_be_trivially_dead(op):
-                op.erase()
-                self.num_dce += 1
-                op = nxt
-                continue
-            kind = self._kind(op)
+            if results:
+                for r in results:
+                    if r._first_use is not None:
+                        break
+                else:
+                    if would_op_be_trivially_dead(op):
+                        op.erase()
+                        self.num_dce += 1
+                        op = nxt
+                        continue
+            ek = kinds.get(cls)
+            if ek is None:
+                ek = _effect_kind(op)
+            if ek == _PURE or ek == _NO_EFFECT:
+                kind = 0 if op.regions or op.successors or cls._is_terminator else 1
+            elif ek == _UNKNOWN:
+                kind = 0
+            else:
+                kind = self._kind(op)
             if kind:
                 attrs = op._attrs
                 if attrs:
-                    akey: Any = tuple(attrs.items()) if len(attrs) == 1 else frozenset(attrs.items())
+                    akey: Any = (
+                        tuple(attrs.items()) if len(attrs) == 1 else frozenset(attrs.items())
+                    )
                 else:
                     akey = None
-                cls = type(op)
-                # One flat tuple (operands, then result types after a separator count): fewer
-                # allocations than nested tuples, which matters for the GC on big modules.
-                key = (
-                    cls if cls._is_registered else op.name,
-                    akey,
-                    len(op._operands),
-                    *[u.value for u in op._operands],
-                    *[r.type for r in results],
-                )
+                name: Any = cls if cls._is_registered else op.name
+                operands = op._operands
+                # One flat tuple: fewer allocations than nested ones, which matters for the GC
+                # on big modules. The common shape is spelled out; the general one carries the
+                # operand count (an int, never equal to a Value) to keep the shapes apart.
+                if len(operands) == 2 and len(results) == 1:
+                    key = (name, akey, operands[0].value, operands[1].value, results[0].type)
+                else:
+                    key = (
+                        name,
+                        akey,
+                        len(operands),
+                        *[u.value for u in operands],
+                        *[r.type for r in results],
+                    )
                 existing = lookup(key) if kind == 1 else reads.get(key)
                 if existing is not None:
                     for r, e in zip(results, existing.results):
@@ -184,7 +213,8 @@ class _CSE:
                     op = nxt
                     continue
                 if kind == 1:
-                    table.insert(key, op)
+                    table[key] = op
+                    undo.append(key)
                 else:
                     reads[key] = op
             else:

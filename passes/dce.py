@@ -145,7 +145,7 @@ def _remove_dead_signature(module: Operation) -> tuple[int, int]:
             continue
         call = call_like(op)
         callee = call.callee_ref() if call is not None else None
-        for key, value in attrs.items():
+        for value in attrs.values():
             for ref in symbol_refs_in(value):
                 if ref.root not in funcs:
                     continue
@@ -167,8 +167,14 @@ def _remove_dead_signature(module: Operation) -> tuple[int, int]:
         if type(ftype) is not FunctionType or len(ftype.inputs) != len(entry.arguments):
             continue
         sites = calls[name]
-        keep_results = [any(c.results[i].has_uses() for c in sites) for i in range(len(ftype.results))]
-        returns = [b.last for b in region.blocks if b.last is not None and ReturnLike in type(b.last)._traits]
+        keep_results = [
+            any(c.results[i].has_uses() for c in sites) for i in range(len(ftype.results))
+        ]
+        returns = [
+            b.last
+            for b in region.blocks
+            if b.last is not None and ReturnLike in type(b.last)._traits
+        ]
         if any(len(r._operands) != len(keep_results) for r in returns):
             continue
         if not all(keep_results):

@@ -118,7 +118,11 @@ def inline_call(call: Operation, region: Region, ctx: Any = None) -> bool:
         return False
     caller_region = block.parent
     assert caller_region is not None
-    tail = block.split_before(call.next) if call.next is not None else _append_block(caller_region, block)
+    tail = (
+        block.split_before(call.next)
+        if call.next is not None
+        else _append_block(caller_region, block)
+    )
     for r in call.results:
         arg = tail.add_argument(r.type, call_loc)
         r.replace_all_uses_with(arg)
@@ -164,7 +168,9 @@ class InlinerPass(Pass):
 
     name = "inline"
     threshold = Option(int, 1000, "Largest callee (in ops) inlined by default; a knob can override")
-    knobs = (KnobDecl("inline", "bool", "Inline this call site (default: callee size <= threshold)"),)
+    knobs = (
+        KnobDecl("inline", "bool", "Inline this call site (default: callee size <= threshold)"),
+    )
     num_inlined = Statistic("num-inlined", "Number of call sites inlined")
     num_erased = Statistic("num-callees-erased", "Number of private callees erased once unused")
 
@@ -174,7 +180,9 @@ class InlinerPass(Pass):
             return
         table = SymbolTable(op)
         funcs = [f for f in op.ops_in_regions() if callable_like(f) is not None]
-        bodies: dict[Operation, Region | None] = {f: callable_like(f).callable_region() for f in funcs}
+        bodies: dict[Operation, Region | None] = {
+            f: callable_like(f).callable_region() for f in funcs
+        }
 
         def resolve(nested: Operation) -> Operation | None:
             call = call_like(nested)
@@ -208,7 +216,9 @@ class InlinerPass(Pass):
         for comp in sccs:
             members = recursive  # never inline a recursive callee (it would unfold forever)
             for f in comp:
-                self._inline_into(f, members, calls_in(f), resolve, bodies, sizes, inlined_callees, ctx)
+                self._inline_into(
+                    f, members, calls_in(f), resolve, bodies, sizes, inlined_callees, ctx
+                )
         for callee in inlined_callees:
             if callee.parent is None or get_symbol_visibility(callee) != "private":
                 continue

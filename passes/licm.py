@@ -49,14 +49,20 @@ def move_loop_invariant_code(loop_op: Operation) -> int:
             i += 1
             if op.parent is None or op.parent.parent is not region or type(op)._is_terminator:
                 continue
-            if not (_uses_only_outside(op, loop) and is_memory_effect_free(op) and is_speculatable(op)):
+            if not (
+                _uses_only_outside(op, loop) and is_memory_effect_free(op) and is_speculatable(op)
+            ):
                 continue
             loop.move_out_of_loop(op)
             moved += 1
             # Users in this region may have become invariant.
             for r in op.results:
                 for user in r.users:
-                    if user in in_region and user.parent is not None and user.parent.parent is region:
+                    if (
+                        user in in_region
+                        and user.parent is not None
+                        and user.parent.parent is region
+                    ):
                         worklist.append(user)
     return moved
 

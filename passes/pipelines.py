@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mlc.pass_manager import Option, OpPassManager, PassPipeline
+from mlc.pass_manager import OpPassManager, Option, PassPipeline
 
 
 class SimplifyPipeline(PassPipeline):

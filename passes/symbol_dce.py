@@ -24,7 +24,9 @@ def symbol_dce(table_op: Operation) -> int:
     not a symbol; a nested symbol table's private symbols are judged within that table.
     Returns the number of symbols erased.
     """
-    body = table_op.regions[0].blocks[0] if table_op.regions and table_op.regions[0].blocks else None
+    body = (
+        table_op.regions[0].blocks[0] if table_op.regions and table_op.regions[0].blocks else None
+    )
     if body is None:
         return 0
     symbols: dict[str, Operation] = {}

@@ -247,8 +247,14 @@ def _main(argv: list[str]) -> int:
         args = parser.parse_args(_normalize(argv, parser))
     except _UsageError as e:
         msg = str(e)
-        if "unrecognized arguments" in msg:
-            bad = msg.split(":", 1)[1].split()[0]
+        bad = msg.split(":", 1)[1].split()[0] if "unrecognized arguments" in msg else None
+        if bad is not None and not bad.startswith("-"):
+            print(
+                f"{PROG}: Too many positional arguments specified!\n"
+                f"Can specify at most 1 positional arguments: See: {PROG} --help",
+                file=sys.stderr,
+            )
+        elif bad is not None:
             print(
                 f"{PROG}: Unknown command line argument '{bad}'.  Try: '{PROG} --help'",
                 file=sys.stderr,

@@ -25,6 +25,7 @@ __all__ = [
     "set_symbol_name",
     "get_symbol_visibility",
     "set_symbol_visibility",
+    "is_private",
     "is_symbol_table",
     "get_nearest_symbol_table",
     "lookup_symbol_in",

@@ -64,7 +64,9 @@ class ConversionTarget:
         for op in ops:
             self._ops[_op_key(op)] = (_ILLEGAL, None)
 
-    def add_dynamically_legal_op(self, op: type[Operation] | str, fn: Callable[[Operation], bool]) -> None:
+    def add_dynamically_legal_op(
+        self, op: type[Operation] | str, fn: Callable[[Operation], bool]
+    ) -> None:
         self._ops[_op_key(op)] = (_DYNAMIC, fn)
 
     def add_legal_dialect(self, *names: str) -> None:
@@ -82,7 +84,9 @@ class ConversionTarget:
         """Decide ops that no rule covers with `fn` (otherwise they are 'unknown')."""
         self._unknown = fn
 
-    def mark_op_recursively_legal(self, op: type[Operation] | str, fn: Callable[[Operation], bool] | None = None) -> None:
+    def mark_op_recursively_legal(
+        self, op: type[Operation] | str, fn: Callable[[Operation], bool] | None = None
+    ) -> None:
         """A legal `op` makes everything nested in it legal too (when `fn`, if given, agrees)."""
         self._recursive[_op_key(op)] = fn
 
@@ -113,7 +117,10 @@ Materialization = Callable[[PatternRewriter, Type, Sequence[Value], Location], "
 
 
 def create_unrealized_cast(
-    rewriter: PatternRewriter, result_type: Type, inputs: Sequence[Value], location: Location | None = None
+    rewriter: PatternRewriter,
+    result_type: Type,
+    inputs: Sequence[Value],
+    location: Location | None = None,
 ) -> Operation:
     """Insert `builtin.unrealized_conversion_cast inputs : ... to result_type`."""
     from mlc.ir.context import default_context
@@ -122,7 +129,9 @@ def create_unrealized_cast(
     if cls is not None:
         op = cls.create(list(inputs), [result_type], None, (), (), location)
     else:
-        op = UnregisteredOp.create_named(CAST_OP_NAME, list(inputs), [result_type], location=location)
+        op = UnregisteredOp.create_named(
+            CAST_OP_NAME, list(inputs), [result_type], location=location
+        )
     return rewriter.insert(op)
 
 
@@ -184,7 +193,9 @@ class TypeConverter:
         return self.convert_type(t) is t
 
     def is_signature_legal(self, ft: FunctionType) -> bool:
-        return all(self.is_legal(t) for t in ft.inputs) and all(self.is_legal(t) for t in ft.results)
+        return all(self.is_legal(t) for t in ft.inputs) and all(
+            self.is_legal(t) for t in ft.results
+        )
 
     def convert_signature(self, ft: FunctionType) -> FunctionType | None:
         inputs = self.convert_types(ft.inputs)
@@ -193,14 +204,18 @@ class TypeConverter:
             return None
         return FunctionType(inputs, results)
 
-    def materialize_source(self, rewriter: PatternRewriter, t: Type, inputs: Sequence[Value], loc: Location | None) -> Value:
+    def materialize_source(
+        self, rewriter: PatternRewriter, t: Type, inputs: Sequence[Value], loc: Location | None
+    ) -> Value:
         for fn in reversed(self._source):
             v = fn(rewriter, t, inputs, loc)  # type: ignore[arg-type]
             if v is not None:
                 return v
         return create_unrealized_cast(rewriter, t, inputs, loc).results[0]
 
-    def materialize_target(self, rewriter: PatternRewriter, t: Type, inputs: Sequence[Value], loc: Location | None) -> Value:
+    def materialize_target(
+        self, rewriter: PatternRewriter, t: Type, inputs: Sequence[Value], loc: Location | None
+    ) -> Value:
         for fn in reversed(self._target):
             v = fn(rewriter, t, inputs, loc)  # type: ignore[arg-type]
             if v is not None:
@@ -224,12 +239,16 @@ class ConversionPattern(RewritePattern):
         if type_converter is not None:
             self.type_converter = type_converter
 
-    def match_and_rewrite(self, op: Operation, operands: list[Value], rewriter: ConversionPatternRewriter) -> bool:
+    def match_and_rewrite(
+        self, op: Operation, operands: list[Value], rewriter: ConversionPatternRewriter
+    ) -> bool:
         raise NotImplementedError
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
         if isinstance(rewriter, ConversionPatternRewriter):
-            return self.match_and_rewrite(op, rewriter.remapped_operands(op, self.type_converter), rewriter)
+            return self.match_and_rewrite(
+                op, rewriter.remapped_operands(op, self.type_converter), rewriter
+            )
         return self.match_and_rewrite(op, list(op.operands), rewriter)  # type: ignore[arg-type]
 
 
@@ -248,7 +267,9 @@ class ConversionPatternRewriter(PatternRewriter):
     def insert(self, op: Operation) -> Operation:
         return super().insert(op)
 
-    def _cast(self, fn: Callable[..., Value], t: Type, inputs: Sequence[Value], loc: Location | None) -> Value:
+    def _cast(
+        self, fn: Callable[..., Value], t: Type, inputs: Sequence[Value], loc: Location | None
+    ) -> Value:
         v = fn(self, t, inputs, loc)
         owner = v.defining_op()
         if owner is not None and owner.name == CAST_OP_NAME:
@@ -259,7 +280,9 @@ class ConversionPatternRewriter(PatternRewriter):
         if isinstance(values, Operation):
             values = values.results
         if len(values) != len(op.results):
-            raise ValueError(f"replacing '{op.name}' with {len(values)} values for {len(op.results)} results")
+            raise ValueError(
+                f"replacing '{op.name}' with {len(values)} values for {len(op.results)} results"
+            )
         bridged = []
         for r, v in zip(op.results, values):
             if v.type is not r.type and r.has_uses():
@@ -288,7 +311,9 @@ class ConversionPatternRewriter(PatternRewriter):
         self.current_converter = conv
         return [self.remapped_value(u.value, conv) for u in op._operands]
 
-    def convert_region_types(self, region: Region, converter: TypeConverter, *, entry_only: bool = False) -> bool:
+    def convert_region_types(
+        self, region: Region, converter: TypeConverter, *, entry_only: bool = False
+    ) -> bool:
         """Convert block argument types in place; old-typed uses go through a materialization."""
         blocks = region.blocks[:1] if entry_only else region.blocks
         for block in blocks:
@@ -386,7 +411,11 @@ class _ConversionDriver(Listener):
             if legal:
                 continue
             suffix = "" if self.full or legal is None else " that was explicitly marked illegal"
-            engine.emit(Diagnostic("error", f"failed to legalize operation '{op.name}'{suffix}", op.location))
+            engine.emit(
+                Diagnostic(
+                    "error", f"failed to legalize operation '{op.name}'{suffix}", op.location
+                )
+            )
             ok = False
         # Materializations that ended up unused are dropped.
         for cast in list(self.rewriter.casts):
@@ -396,7 +425,11 @@ class _ConversionDriver(Listener):
 
 
 def _apply(
-    root: Operation, target: ConversionTarget, patterns: Any, converter: TypeConverter | None, full: bool
+    root: Operation,
+    target: ConversionTarget,
+    patterns: Any,
+    converter: TypeConverter | None,
+    full: bool,
 ) -> bool:
     if not isinstance(patterns, FrozenPatternSet):
         patterns = FrozenPatternSet(patterns)

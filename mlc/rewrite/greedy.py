@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from mlc.interfaces import would_op_be_trivially_dead
-from mlc.ir.core import Block, Operation, Region, Value
+from mlc.ir.core import Block, Operation, OpResult, Region, Value
 from mlc.ir.opdef import ConstantLike
 from mlc.rewrite.pattern import FrozenPatternSet, Listener, PatternRewriter
 
@@ -29,7 +29,14 @@ class GreedyRewriteConfig:
     is an absolute cap.
     """
 
-    __slots__ = ("max_iterations", "max_num_rewrites", "top_down", "fold", "cse_constants", "region_simplification")
+    __slots__ = (
+        "max_iterations",
+        "max_num_rewrites",
+        "top_down",
+        "fold",
+        "cse_constants",
+        "region_simplification",
+    )
 
     def __init__(
         self,
@@ -51,7 +58,14 @@ class GreedyRewriteConfig:
 class GreedyResult:
     """What a greedy run did."""
 
-    __slots__ = ("converged", "changed", "num_rewrites", "num_folds", "num_erased", "num_blocks_erased")
+    __slots__ = (
+        "converged",
+        "changed",
+        "num_rewrites",
+        "num_folds",
+        "num_erased",
+        "num_blocks_erased",
+    )
 
     def __init__(self) -> None:
         self.converged = True
@@ -163,7 +177,13 @@ class OperationFolder:
         return None
 
     def get_or_create_constant(
-        self, block: Block, dialect_name: str, attr: Any, type_: Any, location: Any, rewriter: PatternRewriter
+        self,
+        block: Block,
+        dialect_name: str,
+        attr: Any,
+        type_: Any,
+        location: Any,
+        rewriter: PatternRewriter,
     ) -> Value | None:
         key = (block, dialect_name, attr, type_)
         existing = self._table.get(key)
@@ -173,7 +193,9 @@ class OperationFolder:
         if dialect is None:
             dialect = self.ctx.get_dialect(dialect_name)
             self._dialects[dialect_name] = dialect
-        materialize = getattr(dialect, "materialize_constant", None) if dialect is not None else None
+        materialize = (
+            getattr(dialect, "materialize_constant", None) if dialect is not None else None
+        )
         if materialize is None:
             return None
         cop = materialize(attr, type_, location)
@@ -202,11 +224,25 @@ class OperationFolder:
 
 class _Driver(Listener):
     __slots__ = (
-        "patterns", "config", "folder", "rewriter", "worklist", "index", "erased", "result",
-        "dirty_regions", "roots",
+        "patterns",
+        "config",
+        "folder",
+        "rewriter",
+        "worklist",
+        "index",
+        "erased",
+        "result",
+        "dirty_regions",
+        "roots",
     )
 
-    def __init__(self, roots: Sequence[Region], patterns: FrozenPatternSet, config: GreedyRewriteConfig, ctx: Any) -> None:
+    def __init__(
+        self,
+        roots: Sequence[Region],
+        patterns: FrozenPatternSet,
+        config: GreedyRewriteConfig,
+        ctx: Any,
+    ) -> None:
         self.patterns = patterns
         self.config = config
         self.roots = list(roots)
@@ -288,7 +324,10 @@ class _Driver(Listener):
 
     # -- the loop -------------------------------------------------------------------------------
 
-    def seed(self) -> int:
+    def seed(self) -> list[Operation]:
+        """Every op in the roots, in processing order: pre-order when top-down, else reverse
+        post-order (users before definitions). Multi-block regions are marked for region
+        simplification."""
         ops: list[Operation] = []
         append = ops.append
         dirty = self.dirty_regions
@@ -314,28 +353,23 @@ class _Driver(Listener):
                 dirty.add(region)
             for block in region.blocks:
                 visit(block)
-        if top_down:
+        if not top_down:
             ops.reverse()
-        index = self.index
-        worklist = self.worklist
-        for op in ops:
-            if op not in index:
-                index[op] = len(worklist)
-                worklist.append(op)
-        return len(ops)
+        return ops
 
     def run(self) -> GreedyResult:
-        n_ops = self.seed()
+        seed = self.seed()
         cfg = self.config
-        budget = cfg.max_iterations * (n_ops + 1)
+        budget = cfg.max_iterations * (len(seed) + 1)
         if cfg.max_num_rewrites >= 0:
             budget = min(budget, cfg.max_num_rewrites)
         result = self.result
         rounds = 0
         while True:
-            if not self._drain(budget):
+            if not self._drain(budget, seed):
                 result.converged = False
                 break
+            seed = []
             if not cfg.region_simplification or not self.dirty_regions:
                 break
             rounds += 1
@@ -346,9 +380,12 @@ class _Driver(Listener):
                 break
         return result
 
-    def _drain(self, budget: int) -> bool:
+    def _drain(self, budget: int, seed: list[Operation]) -> bool:
+        """Visit the seed ops in order; after each, everything its changes queued (a stack,
+        so the effects of a rewrite are followed up at once, as MLIR does)."""
         worklist = self.worklist
         index = self.index
+        erased = self.erased
         result = self.result
         rewriter = self.rewriter
         patterns = self.patterns
@@ -357,13 +394,22 @@ class _Driver(Listener):
         cse_constants = self.config.cse_constants
         folder = self.folder
         fold_fns = _fold_fns
-        while worklist:
-            op = worklist.pop()
-            if op is None:
-                continue
-            if result.num_folds + result.num_rewrites >= budget:
+        changes = result.num_folds + result.num_rewrites
+        it = iter(seed)
+        while True:
+            if worklist:
+                op = worklist.pop()
+                if op is None:
+                    continue
+                del index[op]
+            else:
+                op = next(it, None)
+                if op is None:
+                    return True
+                if op in erased:
+                    continue
+            if changes >= budget:
                 return False  # out of budget with work left: not converged
-            del index[op]
             if op.parent is None:
                 continue  # detached by a rewrite (moved ops are re-inserted before this point)
             cls = type(op)
@@ -393,10 +439,10 @@ class _Driver(Listener):
                 if fn is not None and self._try_fold(op, fn):
                     result.num_folds += 1
                     result.changed = True
+                    changes += 1
                     continue
             # 4. Patterns.
-            key = cls if cls._is_registered else op.name
-            pats = cache.get(key)
+            pats = cache.get(cls if cls._is_registered else op.name)
             if pats is None:
                 pats = patterns.patterns_for(op)
             if pats:
@@ -406,19 +452,24 @@ class _Driver(Listener):
                     if pat.rewrite(op, rewriter):
                         result.num_rewrites += 1
                         result.changed = True
+                        changes += 1
                         break
-        return True
 
     def _try_fold(self, op: Operation, fn: Any) -> bool:
         results = op.results
         if not results:
             return False
         attrs = []
+        append = attrs.append
         for u in op._operands:
-            d = getattr(u.value, "op", None)
-            attrs.append(
-                d.get_attr("value") if d is not None and ConstantLike in type(d)._traits else None
-            )
+            v = u.value
+            if type(v) is OpResult:
+                d = v.op
+                if ConstantLike in type(d)._traits:
+                    a = d._attrs
+                    append(a.get("value") if a else None)
+                    continue
+            append(None)
         folded = fn(op, attrs)
         if folded is None:
             return False
@@ -449,7 +500,9 @@ class _Driver(Listener):
                 if block is None:
                     return False
             n_before = len(folder._table)
-            v = folder.get_or_create_constant(block, op.dialect_name, f, r.type, op.location, self.rewriter)
+            v = folder.get_or_create_constant(
+                block, op.dialect_name, f, r.type, op.location, self.rewriter
+            )
             if v is None:
                 for c in created:
                     if not c.has_uses():

@@ -1,14 +1,14 @@
 """Rewrite patterns, the pattern rewriter (all IR changes go through it), frozen pattern sets.
 
-    class FoldDoubleNeg(RewritePattern):
-        '''neg(neg(x)) -> x'''
-        root = NegOp
-        def rewrite(self, op, rewriter):
-            inner = op.operand(0).defining_op()
-            if type(inner) is not NegOp:
-                return False
-            rewriter.replace_op(op, [inner.operand(0)])
-            return True
+class FoldDoubleNeg(RewritePattern):
+    '''neg(neg(x)) -> x'''
+    root = NegOp
+    def rewrite(self, op, rewriter):
+        inner = op.operand(0).defining_op()
+        if type(inner) is not NegOp:
+            return False
+        rewriter.replace_op(op, [inner.operand(0)])
+        return True
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ class RewritePattern:
     benefit: int = 1
     label: str = ""
 
-    def __init__(self, root: type[Operation] | str | None = None, benefit: int | None = None) -> None:
+    def __init__(
+        self, root: type[Operation] | str | None = None, benefit: int | None = None
+    ) -> None:
         if root is not None:
             self.root = root
         if benefit is not None:
@@ -205,7 +207,9 @@ class PatternRewriter:
                 self.replace_all_uses_with(r, v)
         self.erase_op(op)
 
-    def replace_op_with_new(self, op: Operation, op_class: type[Operation], *args: Any, **kwargs: Any) -> Operation:
+    def replace_op_with_new(
+        self, op: Operation, op_class: type[Operation], *args: Any, **kwargs: Any
+    ) -> Operation:
         """Create `op_class.build(*args, **kwargs)` before `op` and replace `op` with it."""
         self.set_insertion_point_before(op)
         new = self.build(op_class, *args, **kwargs)
@@ -255,12 +259,18 @@ class PatternRewriter:
         self.listener.notify_op_modified(op)
 
     def inline_block_before(
-        self, source: Block, anchor: Operation | None, args: Sequence[Value] = (), dest: Block | None = None
+        self,
+        source: Block,
+        anchor: Operation | None,
+        args: Sequence[Value] = (),
+        dest: Block | None = None,
     ) -> None:
         """Move `source`'s ops before `anchor` (or to the end of `dest`), its arguments replaced
         by `args`, and erase the emptied `source` block."""
         if len(args) != len(source.arguments):
-            raise IRError(f"inlining a block of {len(source.arguments)} arguments with {len(args)} values")
+            raise IRError(
+                f"inlining a block of {len(source.arguments)} arguments with {len(args)} values"
+            )
         for arg, value in zip(source.arguments, args):
             self.replace_all_uses_with(arg, value)
         target = anchor.parent if anchor is not None else dest
@@ -284,7 +294,9 @@ class PatternRewriter:
         """Append `source`'s ops to `dest` (arguments replaced by `args`); erase `source`."""
         self.inline_block_before(source, None, args, dest)
 
-    def inline_region_before(self, region: Region, dest_region: Region, before: Block | None = None) -> None:
+    def inline_region_before(
+        self, region: Region, dest_region: Region, before: Block | None = None
+    ) -> None:
         """Move all blocks of `region` into `dest_region` before block `before` (or at the end)."""
         index = len(dest_region.blocks) if before is None else dest_region.blocks.index(before)
         blocks = list(region.blocks)
@@ -381,7 +393,9 @@ class FrozenPatternSet:
         return iter(self.patterns)
 
     @staticmethod
-    def canonicalization(ctx: Any = None, *, disabled: Iterable[str] = (), enabled: Iterable[str] = ()) -> FrozenPatternSet:
+    def canonicalization(
+        ctx: Any = None, *, disabled: Iterable[str] = (), enabled: Iterable[str] = ()
+    ) -> FrozenPatternSet:
         """Every canonicalization pattern of the dialects registered in `ctx` (default context):
         op classes' `canonicalization_patterns`, `canonicalize` methods, and dialect-wide ones."""
         from mlc.ir.context import default_context

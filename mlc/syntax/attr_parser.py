@@ -91,6 +91,7 @@ class AttrParser:
         "filename",
         "line_offset",
         "_lines",
+        "_ascii",
         "ctx",
         "allow_unregistered",
         "attr_aliases",
@@ -121,6 +122,7 @@ class AttrParser:
         self.filename = filename
         self.line_offset = line_offset
         self._lines = line_starts(text)
+        self._ascii = text.isascii()
         self.ctx = ctx
         self.allow_unregistered = allow_unregistered
         self.attr_aliases: dict[str, A.Attribute] = {}
@@ -138,9 +140,16 @@ class AttrParser:
         return self.starts[self.i]
 
     def location_at(self, pos: int) -> A.FileLineColLoc:
-        """The file location of source offset `pos`."""
+        """The file location of source offset `pos` (columns count UTF-8 bytes, as MLIR)."""
         line, col = line_col(self._lines, pos)
+        if not self._ascii:
+            col = self.byte_column(line, pos)
         return A.FileLineColLoc(self.filename, line + self.line_offset, col)
+
+    def byte_column(self, line: int, pos: int) -> int:
+        """1-based column of offset `pos` on 1-based `line`, counted in UTF-8 bytes."""
+        start = self._lines[line - 1]
+        return len(self.text[start:pos].encode("utf-8", "surrogateescape")) + 1
 
     def error(self, message: str, pos: int | None = None) -> ParseError:
         """A located ParseError (at the current token unless `pos` is given), to raise."""
@@ -272,6 +281,10 @@ class AttrParser:
 
     def parse_type(self) -> A.Type:
         """Any type, including aliases `!t`."""
+        t = self._type_cache.get(self.toks[self.i])
+        if t is not None:
+            self.i += 1
+            return t
         t = self.parse_optional_type()
         if t is None:
             raise self.expected("expected non-function type")

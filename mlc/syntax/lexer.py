@@ -82,14 +82,16 @@ _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 def unescape_string(body: str) -> str | bytes | None:
     """Decode the body of a string literal (between the quotes).
 
-    Returns `str` when the bytes are valid UTF-8, else `bytes`; None on a bad escape.
+    Returns `str` when the bytes are valid UTF-8, else `bytes`; None on a bad escape. Raw
+    bytes that are not UTF-8 arrive as surrogate escapes (text decoded with
+    `errors="surrogateescape"`) and count as those bytes.
     """
-    if "\\" not in body:
+    if "\\" not in body and body.isascii():
         return body
     out = bytearray()
     pos = 0
     for m in _ESCAPE.finditer(body):
-        out += body[pos : m.start()].encode()
+        out += body[pos : m.start()].encode("utf-8", "surrogateescape")
         esc = m.group(1)
         if len(esc) == 2:
             out.append(int(esc, 16))
@@ -99,7 +101,7 @@ def unescape_string(body: str) -> str | bytes | None:
                 return None
             out += simple.encode()
         pos = m.end()
-    out += body[pos:].encode()
+    out += body[pos:].encode("utf-8", "surrogateescape")
     try:
         return out.decode()
     except UnicodeDecodeError:

@@ -18,7 +18,7 @@ from mlc.ir import attributes as A
 from mlc.ir.context import Context
 from mlc.ir.core import Block, BlockArgument, Operation, Region, UnregisteredOp, Value
 from mlc.ir.opdef import OperationState
-from mlc.syntax.attr_parser import AttrParser
+from mlc.syntax.attr_parser import AttrParser, float_from_bits
 from mlc.syntax.lexer import EOF
 
 __all__ = [
@@ -33,7 +33,6 @@ __all__ = [
 
 _tuple_new = tuple.__new__
 _FileLineColLoc = A.FileLineColLoc
-_PUNCT = frozenset("( ) [ ] { } < > , : = -> ? * + - | ... ::".split())
 _DELIMITERS = {
     "paren": ("(", ")"),
     "square": ("[", "]"),
@@ -252,9 +251,8 @@ class Parser(AttrParser):
         name_pos = self.starts[self.i]
         lines = self._lines
         line = bisect_right(lines, name_pos)
-        loc = _FileLineColLoc(
-            self.filename, line + self.line_offset, name_pos - lines[line - 1] + 1
-        )
+        col = name_pos - lines[line - 1] + 1 if self._ascii else self.byte_column(line, name_pos)
+        loc = _FileLineColLoc(self.filename, line + self.line_offset, col)
         c = tok[:1]
         if c == '"':
             op = self._parse_generic_op(tok, loc)
@@ -639,7 +637,13 @@ class Parser(AttrParser):
     def parse_region(
         self, arguments: Sequence[Argument] | None = None, enable_name_shadowing: bool = False
     ) -> Region:
-        """`{ ... }`; the entry block's arguments are defined from `arguments`."""
+        """`{ ... }`; the entry block's arguments are defined from `arguments`.
+
+        Names follow MLIR: a region sees the names defined around it (isolated ops included)
+        and may not redefine them; its own names end with it. With `enable_name_shadowing`
+        the region is a fresh name scope (MLIR's isolated name scope): outer names are
+        invisible and may be reused.
+        """
         if self.toks[self.i] != "{":
             raise self.expected("expected '{' to begin a region")
         self.i += 1
@@ -684,10 +688,12 @@ class Parser(AttrParser):
             for _ in range(extra):
                 pop()
 
-    def parse_optional_region(self, arguments: Sequence[Argument] | None = None) -> Region | None:
+    def parse_optional_region(
+        self, arguments: Sequence[Argument] | None = None, enable_name_shadowing: bool = False
+    ) -> Region | None:
         if self.toks[self.i] != "{":
             return None
-        return self.parse_region(arguments)
+        return self.parse_region(arguments, enable_name_shadowing)
 
     def _parse_region_body(self, region: Region, arguments: Sequence[Argument] | None) -> None:
         toks = self.toks
@@ -827,7 +833,12 @@ class Parser(AttrParser):
             self.i += neg
             raise self.expected("expected floating point literal")
         self.i += neg + 1
-        value = float(int(tok, 16)) if tok[1:2] == "x" else float(tok)
+        if tok[1:2] == "x":  # the bits of an f64, as MLIR's parseFloat
+            bits = float_from_bits(int(tok, 16), A.f64)
+            if bits is None or neg:
+                raise self.error("invalid hexadecimal float literal")
+            return bits
+        value = float(tok)
         return -value if neg else value
 
     def parse_string(self) -> str:

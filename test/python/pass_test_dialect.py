@@ -28,8 +28,8 @@ from mlc.ir.opdef import (
     Symbol,
     SymbolTable,
     Terminator,
-    opt_prop,
     operand,
+    opt_prop,
     prop,
     region,
     result,
@@ -205,8 +205,22 @@ def materialize(attr: A.Attribute, t: A.Type, loc: A.Location | None) -> Operati
 
 DIALECT = Dialect(
     "tp",
-    ops=[ModuleOp, FuncOp, ConstOp, AddOp, NegOp, RetOp, CallOp, LoadOp, StoreOp, OpaqueOp,
-         LoopOp, YieldOp, BrOp, CondBrOp],
+    ops=[
+        ModuleOp,
+        FuncOp,
+        ConstOp,
+        AddOp,
+        NegOp,
+        RetOp,
+        CallOp,
+        LoadOp,
+        StoreOp,
+        OpaqueOp,
+        LoopOp,
+        YieldOp,
+        BrOp,
+        CondBrOp,
+    ],
     materialize_constant=materialize,
     canonicalization_patterns=[FoldConstCondBr],
 )
@@ -223,7 +237,9 @@ class B:
     def __init__(self, block: Block) -> None:
         self.block = block
 
-    def op(self, cls: type, operands: Any = (), types: Any = (), attrs: Any = None, **kw: Any) -> Operation:
+    def op(
+        self, cls: type, operands: Any = (), types: Any = (), attrs: Any = None, **kw: Any
+    ) -> Operation:
         return self.block.append(cls.create(list(operands), list(types), attrs, **kw))
 
     def const(self, v: int) -> Value:
@@ -258,7 +274,9 @@ def module() -> tuple[Operation, Block]:
     return m, body
 
 
-def func(parent: Block, name: str, n_args: int = 1, n_results: int = 1, private: bool = False) -> tuple[Operation, B]:
+def func(
+    parent: Block, name: str, n_args: int = 1, n_results: int = 1, private: bool = False
+) -> tuple[Operation, B]:
     attrs: dict[str, A.Attribute] = {
         "sym_name": A.StringAttr(name),
         "function_type": A.FunctionType([i32] * n_args, [i32] * n_results),

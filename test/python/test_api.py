@@ -312,3 +312,27 @@ def test_parse_error_is_not_a_verify_error() -> None:
         pytest.fail("a parse error was raised as a VerifyError")
     except mlc.ParseError:
         pass
+
+
+def test_parse_file_with_invalid_utf8(tmp_path: Path) -> None:
+    """MLIR reads any bytes in a string literal; mlc must at least not fail with a Python error."""
+    path = tmp_path / "bytes.mlir"
+    path.write_bytes(b'"test.op"() {s = "\xff"} : () -> ()\n')
+    try:
+        module = mlc.parse_file(str(path), allow_unregistered=True)
+    except mlc.ParseError:
+        return
+    op = module.regions[0].blocks[0].first
+    # The same attribute as the escaped spelling gives.
+    escaped = mlc.parse('"test.op"() {s = "\\FF"} : () -> ()', allow_unregistered=True)
+    assert op.get_attr("s") is escaped.regions[0].blocks[0].first.get_attr("s")
+
+
+def test_columns_count_bytes_like_mlir() -> None:
+    """MLIR's columns are byte offsets: a non-ASCII character before a token shifts it."""
+    text = 'func.func @f(%a: i32 {test.s = "\u00e9"}, %b: i32) {\n  return\n}\n'
+    module = mlc.parse(text, filename="u.mlir")
+    func = module.regions[0].blocks[0].first
+    b = func.regions[0].blocks[0].arguments[1]
+    # `%b` is character 38 but byte 39 ("é" is two bytes in UTF-8); iree-opt says 1:39.
+    assert b.location == FileLineColLoc("u.mlir", 1, 39)

@@ -110,7 +110,11 @@ def test_cse_multi_block_dominance() -> None:
     jb.ret(jb.add(jn, top))
     run(m, "cse")
     assert names(left) == ["tp.br"]
-    assert names(right) == ["tp.add", "tp.store", "tp.br"] and names(join) == ["tp.add", "tp.add", "tp.ret"]
+    assert names(right) == ["tp.add", "tp.store", "tp.br"] and names(join) == [
+        "tp.add",
+        "tp.add",
+        "tp.ret",
+    ]
     assert ln.op.parent is None and rn.op.parent is right
 
 

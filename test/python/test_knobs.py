@@ -1,4 +1,4 @@
-"""Knobs: domains, stable site keys, the knob context (candidate/store/default), JSON, completion."""
+"""Knobs: domains, stable site keys, the knob context, JSON dump and load, completion."""
 
 from __future__ import annotations
 
@@ -127,7 +127,13 @@ def test_context_defaults_record_and_repeat() -> None:
     assert k.ask(adds[0], "unroll", IntRange(1, 8), 4, "p") == 4
     assert k.ask(adds[0], "unroll", IntRange(1, 8), 4, "p") == 4
     (rec,) = k.space()
-    assert (rec.name, rec.pass_name, rec.default, rec.value, rec.source) == ("unroll", "p", 4, 4, "default")
+    assert (rec.name, rec.pass_name, rec.default, rec.value, rec.source) == (
+        "unroll",
+        "p",
+        4,
+        4,
+        "default",
+    )
     with pytest.raises(ValueError):
         k.ask(adds[1], "unroll", IntRange(1, 8), 9)  # a default outside the domain is a pass bug
 
@@ -153,7 +159,10 @@ def test_out_of_domain_candidate_names_knob_and_domain() -> None:
     k = KnobContext({key: [0, 0, 1]})
     with pytest.raises(KnobError) as info:
         k.ask(adds[0], "order", Permutation(3), (0, 1, 2))
-    assert str(info.value.diagnostic.message) == f"value [0, 0, 1] of knob '{key}' is outside its domain perm(3)"
+    assert (
+        str(info.value.diagnostic.message)
+        == f"value [0, 0, 1] of knob '{key}' is outside its domain perm(3)"
+    )
 
 
 def test_unknown_keys() -> None:
@@ -172,7 +181,11 @@ def test_dump_and_load(tmp_path) -> None:  # noqa: ANN001
     path = tmp_path / "space.json"
     data = json.loads(k.dump(path))
     (entry,) = data["knobs"]
-    assert entry["pass"] == "my-pass" and entry["knob"] == "order" and entry["domain"] == {"kind": "perm", "n": 2}
+    assert (
+        entry["pass"] == "my-pass"
+        and entry["knob"] == "order"
+        and entry["domain"] == {"kind": "perm", "n": 2}
+    )
     assert entry["default"] == [1, 0] and entry["location"] == "prog.mlir:7:3"
     assert json.loads(path.read_text()) == data
     # A dump is also accepted as a configuration; so are JSON text and a file path.

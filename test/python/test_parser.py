@@ -359,6 +359,12 @@ def test_attributes(text: str, expected: A.Attribute) -> None:
     assert parse_attribute(text) is expected
 
 
+def test_raw_non_utf8_bytes_in_strings() -> None:
+    # Text read with errors="surrogateescape" (as mlc.parse_file does) keeps raw bytes.
+    raw = b'"a\xff"'.decode("utf-8", "surrogateescape")
+    assert parse_attribute(raw) is parse_attribute('"a\\FF"') is A.StringAttr(b"a\xff")
+
+
 def test_negative_zero_and_nan() -> None:
     z = parse_attribute("-0.0")
     assert z.value == 0.0 and math.copysign(1.0, z.value) == -1.0
@@ -634,6 +640,12 @@ def test_generic_op_registered(ctx: Context) -> None:
     )
     add = top_ops(m)[1]
     assert type(add) is AddOp and set(add.attributes) == {"x", "y"}
+
+
+def test_columns_count_utf8_bytes() -> None:
+    m = parse('"t.a"() {s = "é"} : () -> ()\n  "t.b"() : () -> () loc("x":1:1)\n"é"() : () -> ()')
+    assert error_of('"t.a"() {s = "é"} : () -> ()  %x')[:2] == (1, 34)
+    assert top_ops(m)[2].location.col == 1
 
 
 def test_line_offset_for_split_input() -> None:

@@ -8,7 +8,7 @@ import io
 import json
 
 import pytest
-from pass_test_dialect import B, func, module
+from pass_test_dialect import func, module
 
 from mlc.diagnostics import engine
 from mlc.ir.core import Operation
@@ -119,10 +119,16 @@ def _pm(text: str, anchor: str | None = "tp.module") -> PassManager:
         ("tp.module(cse,canonicalize)", "tp.module(cse,canonicalize)"),
         ("tp.module(tp.func(cse, canonicalize))", "tp.module(tp.func(cse,canonicalize))"),
         ("cse", "tp.module(cse)"),
-        ("canonicalize{max-iterations=3 top-down=false}", "tp.module(canonicalize{top-down=false max-iterations=3})"),
+        (
+            "canonicalize{max-iterations=3 top-down=false}",
+            "tp.module(canonicalize{top-down=false max-iterations=3})",
+        ),
         ("tp.module(canonicalize{max-iterations=10})", "tp.module(canonicalize)"),
         ("tp.module(test-func-anchored)", "tp.module(tp.func(test-func-anchored))"),
-        ("tp.module(test-func-anchored,test-func-anchored)", "tp.module(tp.func(test-func-anchored,test-func-anchored))"),
+        (
+            "tp.module(test-func-anchored,test-func-anchored)",
+            "tp.module(tp.func(test-func-anchored,test-func-anchored))",
+        ),
         ("any(cse)", "any(cse)"),
         ("tp.module()", "tp.module()"),
         ("", "tp.module()"),
@@ -135,7 +141,7 @@ def test_pipeline_round_trip(text: str, printed: str) -> None:
 
 def test_options_typed() -> None:
     pm = PassManager.parse(
-        "test-options{count=0x10 flag label=\"a b}c\" sizes=32,64,128 mode=slow}", "tp.module"
+        'test-options{count=0x10 flag label="a b}c" sizes=32,64,128 mode=slow}', "tp.module"
     )
     (p,) = list(pm.passes())
     assert p.count == 16 and p.flag is True and p.label == "a b}c"
@@ -166,7 +172,11 @@ def _error(text: str) -> PipelineError:
         ("tp.module(cse", 10, "expected ')' to close the 'tp.module' pipeline opened here"),
         ("tp.module(cse))", 15, "unbalanced ')' in pass pipeline"),
         ("tp.module(cse cse)", 15, "expected ',' or ')' in the pass pipeline"),
-        ("canonicalize{max-iterations=x}", 14, "invalid value 'x' for option 'max-iterations' of 'canonicalize': expected an integer"),
+        (
+            "canonicalize{max-iterations=x}",
+            14,
+            "invalid value 'x' for option 'max-iterations' of 'canonicalize': expected an integer",
+        ),
         ("canonicalize{bogus=1}", 14, "no option 'bogus' for 'canonicalize'"),
         ("canonicalize{max-iterations=3", 13, "expected '}' to close the options opened here"),
         ("test-options{mode=medium}", 14, "expected one of fast, slow"),
@@ -194,7 +204,9 @@ def test_named_pipeline_expands_with_options() -> None:
 def test_register_pipeline_text_and_builder() -> None:
     register_pipeline("test-twice-cse", "CSE twice", "cse,cse")
     register_pipeline("test-built", "builder", lambda pm: pm.add("dce"))
-    assert str(PassManager.parse("test-twice-cse,test-built", "tp.module")) == "tp.module(cse,cse,dce)"
+    assert (
+        str(PassManager.parse("test-twice-cse,test-built", "tp.module")) == "tp.module(cse,cse,dce)"
+    )
 
     class Piped(PassPipeline):
         """With an option."""
@@ -218,7 +230,10 @@ def test_build_in_code() -> None:
     pm.nest("tp.func").add(CSEPass()).add(CanonicalizePass(max_iterations=2))
     pm.add(FuncAnchoredPass())  # nests implicitly, reusing the trailing tp.func manager
     pm.add("symbol-dce")
-    assert str(pm) == "tp.module(tp.func(cse,canonicalize{max-iterations=2},test-func-anchored),symbol-dce)"
+    assert (
+        str(pm)
+        == "tp.module(tp.func(cse,canonicalize{max-iterations=2},test-func-anchored),symbol-dce)"
+    )
     with pytest.raises(TypeError):
         CanonicalizePass(bogus=1)
     with pytest.raises(ValueError):
@@ -232,7 +247,9 @@ def test_build_in_code() -> None:
 def test_nested_runs_op_by_op_on_matching_children() -> None:
     m = _module_with_funcs(2)
     RecordPass.log = []
-    _pm("tp.module(test-record{tag=a},tp.func(test-record{tag=b},test-record{tag=c}),any(test-record{tag=d}))").execute(m)
+    _pm(
+        "tp.module(test-record{tag=a},tp.func(test-record{tag=b},test-record{tag=c}),any(test-record{tag=d}))"
+    ).execute(m)
     assert RecordPass.log == [
         ("a", "tp.module", ""),
         ("b", "tp.func", "f0"),
@@ -274,7 +291,10 @@ def test_crash_is_reported_against_the_pass() -> None:
     with engine.capture() as diags:
         ok = _pm("tp.module(tp.func(test-pass-crash))").execute(m)
     assert not ok
-    assert diags[0].message == "pass 'test-pass-crash' crashed: RuntimeError: test-pass-crash: crashing on purpose"
+    assert (
+        diags[0].message
+        == "pass 'test-pass-crash' crashed: RuntimeError: test-pass-crash: crashing on purpose"
+    )
     assert diags[0].location is m.regions[0].blocks[0].first.location
 
 
@@ -291,7 +311,10 @@ def test_wrong_anchor_for_pass_run_directly() -> None:
     pm.elements.append(FuncAnchoredPass())  # bypass implicit nesting
     with engine.capture() as diags:
         assert not pm.execute(m)
-    assert "pass 'test-func-anchored' expects a 'tp.func' op, but was run on 'tp.module'" in diags[0].message
+    assert (
+        "pass 'test-func-anchored' expects a 'tp.func' op, but was run on 'tp.module'"
+        in diags[0].message
+    )
 
 
 def test_statistics_accumulate_and_report() -> None:
@@ -314,7 +337,13 @@ def test_timing_report_nested_like_pipeline() -> None:
     pm.execute(m)
     lines = pm.timing_report().splitlines()
     names = [ln.split(")", 1)[1] for ln in lines if "%)" in ln]
-    assert names == ["  'tp.func' Pipeline", "    CSE", "    Canonicalize", "  SymbolDCE", "  Total"]
+    assert names == [
+        "  'tp.func' Pipeline",
+        "    CSE",
+        "    Canonicalize",
+        "  SymbolDCE",
+        "  Total",
+    ]
     assert "Total Execution Time:" in pm.timing_report()
 
 
@@ -339,7 +368,13 @@ def test_instrumentation_hooks_order() -> None:
     pm.add_instrumentation(Log())
     with engine.capture():
         pm.execute(m)
-    assert events == ["pipeline tp.func", "before cse", "after cse", "before test-pass-failure", "failed test-pass-failure"]
+    assert events == [
+        "pipeline tp.func",
+        "before cse",
+        "after cse",
+        "before test-pass-failure",
+        "failed test-pass-failure",
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -403,8 +438,14 @@ def _cli(*argv: str) -> argparse.Namespace:
 
 
 def test_cli_flags_parse() -> None:
-    args = _cli("-p", "cse", "--verify-each=false", "--mlir-print-ir-after=cse,canonicalize",
-                "--mlir-timing", "--dump-knobs=k.json")
+    args = _cli(
+        "-p",
+        "cse",
+        "--verify-each=false",
+        "--mlir-print-ir-after=cse,canonicalize",
+        "--mlir-timing",
+        "--dump-knobs=k.json",
+    )
     assert args.pass_pipeline == "cse" and args.verify_each == "false"
     assert args.mlir_print_ir_after == ["cse,canonicalize"] and args.mlir_timing
     assert args.dump_knobs == "k.json" and args.knobs is None
@@ -414,8 +455,17 @@ def test_cli_flags_parse() -> None:
 def test_run_cli_runs_and_reports(tmp_path, capsys) -> None:  # noqa: ANN001
     m = _module_with_funcs(1)
     dump = tmp_path / "space.json"
-    ok = run_cli(m, _cli("-p", "tp.module(test-knob)", "--verify-each=false", "--mlir-timing",
-                          "--mlir-pass-statistics", f"--dump-knobs={dump}"))
+    ok = run_cli(
+        m,
+        _cli(
+            "-p",
+            "tp.module(test-knob)",
+            "--verify-each=false",
+            "--mlir-timing",
+            "--mlir-pass-statistics",
+            f"--dump-knobs={dump}",
+        ),
+    )
     assert ok
     err = capsys.readouterr().err
     assert "Execution time report" in err and "Pass statistics report" in err

@@ -6,9 +6,9 @@ import importlib
 import re
 
 import pytest
+from mlc.passes import PASSES, PIPELINES
 
 from mlc.pass_manager import Pass, PassPipeline, get_pass_class, get_pipeline
-from mlc.passes import PASSES, PIPELINES
 
 _KEBAB = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 

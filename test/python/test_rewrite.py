@@ -136,8 +136,14 @@ def test_pattern_set_orders_by_benefit_and_merges_any_op() -> None:
     add = b.add(b.block.arguments[0], b.block.arguments[0]).op
     assert [p.debug_name for p in s.patterns_for(add)] == ["high", "any", "byname", "low"]
     assert s.patterns_for(add) is s.patterns_for(add)  # indexed once per class
-    assert [p.debug_name for p in FrozenPatternSet(pats, disabled=["high"]).patterns_for(add)] == ["any", "byname", "low"]
-    assert [p.debug_name for p in FrozenPatternSet(pats, enabled=["low"]).patterns_for(add)] == ["low"]
+    assert [p.debug_name for p in FrozenPatternSet(pats, disabled=["high"]).patterns_for(add)] == [
+        "any",
+        "byname",
+        "low",
+    ]
+    assert [p.debug_name for p in FrozenPatternSet(pats, enabled=["low"]).patterns_for(add)] == [
+        "low"
+    ]
 
 
 def test_canonicalization_set_collects_dialect_patterns() -> None:
@@ -229,6 +235,7 @@ def test_non_convergence_stops_at_the_iteration_limit() -> None:
 
 def test_canonicalize_warns_or_fails_on_non_convergence() -> None:
     import mlc.passes.canonicalize as canon
+
     from mlc.pass_manager import PassError, PassManager
 
     m, f, b = _fn(2)
@@ -291,7 +298,9 @@ def test_unreachable_blocks_erased_after_branch_folds() -> None:
     assert r.converged and r.num_blocks_erased == 2
     assert region.blocks == [entry, then_b]
     assert names(entry) == ["tp.br"]
-    r = apply_patterns_greedily(f, FrozenPatternSet.canonicalization(), GreedyRewriteConfig(region_simplification=False))
+    r = apply_patterns_greedily(
+        f, FrozenPatternSet.canonicalization(), GreedyRewriteConfig(region_simplification=False)
+    )
     assert r.num_blocks_erased == 0
 
 
@@ -364,7 +373,9 @@ def test_full_conversion_success_with_materializations() -> None:
     assert names(b.block) == [CAST_OP_NAME, "tp.neg", CAST_OP_NAME, "tp.ret"]
     c1, neg, c2, ret = b.block.ops
     assert c1.operand(0) is x and c1.results[0].type is i64
-    assert neg.results[0].type is i64 and c2.results[0].type is i32 and ret.operand(0) is c2.results[0]
+    assert (
+        neg.results[0].type is i64 and c2.results[0].type is i32 and ret.operand(0) is c2.results[0]
+    )
 
 
 def test_conversion_chains_through_converted_producers() -> None:
@@ -395,7 +406,10 @@ def test_full_conversion_fails_on_unknown_and_illegal() -> None:
     with engine.capture() as diags:
         ok = apply_partial_conversion(m, target, [])
     assert not ok
-    assert diags[0].message == "failed to legalize operation 'tp.neg' that was explicitly marked illegal"
+    assert (
+        diags[0].message
+        == "failed to legalize operation 'tp.neg' that was explicitly marked illegal"
+    )
 
 
 def test_partial_conversion_leaves_unknown_ops() -> None:
