@@ -230,6 +230,9 @@ class Operation:
     name: str = ""
     # Class-level facts, precomputed by the op definition machinery.
     _prop_names: frozenset[str] = frozenset()
+    # Default-valued properties. A property holding its default is not stored (MLIR keeps
+    # properties inline; a dict per op would cost more than the op), so it reads as the default.
+    _prop_defaults: dict[str, Attribute] = {}
     _is_terminator = False
     _is_isolated = False
     _has_symbol_table = False
@@ -265,7 +268,15 @@ class Operation:
             op._unreg_props = frozenset()  # type: ignore[attr-defined]
         op._operands = tuple([OpOperand(v, op, i) for i, v in enumerate(operands)])
         op.results = tuple([OpResult(t, op, i) for i, t in enumerate(result_types)])
-        op._attrs = attributes if attributes else None
+        if attributes:
+            defaults = cls._prop_defaults
+            if defaults:
+                for key, value in defaults.items():
+                    if attributes.get(key) is value:
+                        del attributes[key]
+            op._attrs = attributes or None
+        else:
+            op._attrs = None
         if type(regions) is int:
             regions = [Region() for _ in range(regions)]
         if regions:
@@ -356,7 +367,10 @@ class Operation:
 
     @property
     def attributes(self) -> dict[str, Attribute]:
-        """All attributes (inherent and discardable), mutable in place."""
+        """Stored attributes (inherent and discardable), mutable in place.
+
+        Properties at their default value are not stored; `get_attr` and `properties` fill them in.
+        """
         attrs = self._attrs
         if attrs is None:
             attrs = self._attrs = {}
@@ -364,11 +378,17 @@ class Operation:
 
     @attributes.setter
     def attributes(self, value: dict[str, Attribute]) -> None:
+        """Replace all attributes (default-valued properties may be left out)."""
         self._attrs = value if value else None
 
     def get_attr(self, name: str) -> Attribute | None:
+        """The attribute `name`; an absent default-valued property reads as its default."""
         attrs = self._attrs
-        return None if attrs is None else attrs.get(name)
+        if attrs is not None:
+            value = attrs.get(name)
+            if value is not None:
+                return value
+        return self._prop_defaults.get(name)
 
     def set_attr(self, name: str, value: Attribute) -> None:
         if self._attrs is None:
@@ -384,12 +404,13 @@ class Operation:
 
     @property
     def properties(self) -> dict[str, Attribute]:
-        """Inherent attributes (MLIR's properties), a fresh dict."""
+        """Inherent attributes (MLIR's properties) including defaults, a fresh dict."""
+        props = dict(self._prop_defaults)
         attrs = self._attrs
-        if not attrs:
-            return {}
-        props = self._prop_names
-        return {k: v for k, v in attrs.items() if k in props}
+        if attrs:
+            names = self._prop_names
+            props.update((k, v) for k, v in attrs.items() if k in names)
+        return props
 
     @property
     def discardable_attributes(self) -> dict[str, Attribute]:

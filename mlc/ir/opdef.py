@@ -518,15 +518,10 @@ class Op(Operation, metaclass=_OpMeta):
     ) -> Operation:
         """Create an op from per-definition groups (lists for variadic, None for absent optional).
 
-        Segment sizes are filled in for ops with several variadic groups, and absent properties
-        that have a default get it; result types are inferred when omitted and the op
-        implements InferTypeOpInterface.
+        Segment sizes are filled in for ops with several variadic groups; result types are
+        inferred when omitted and the op implements InferTypeOpInterface.
         """
         attrs = dict(attributes) if attributes else {}
-        # Default-valued properties are always present, as in MLIR (so generic forms agree).
-        for key, d in cls._prop_defs:
-            if d.default is not None and key not in attrs:
-                attrs[key] = d.default
         flat_operands = _flatten_groups(cls, operands, cls._operand_defs, attrs, "operandSegmentSizes")
         if result_types is None:
             if not isinstance(cls, type) or not issubclass(cls, InferTypeOpInterface):
@@ -695,6 +690,7 @@ def _define(cls: type[Op], ns: dict[str, Any]) -> None:
     for base in reversed(cls.__mro__):
         traits.update(base.__dict__.get("traits", ()))
     cls._traits = frozenset(traits)
+    cls._prop_defaults = {k: d.default for k, d in prop_defs if d.default is not None}
     cls._prop_names = frozenset(k for k, _ in prop_defs) | (
         frozenset({"operandSegmentSizes"}) if cls._n_variadic_operands > 1 else frozenset()  # type: ignore[attr-defined]
     ) | (frozenset({"resultSegmentSizes"}) if cls._n_variadic_results > 1 else frozenset())  # type: ignore[attr-defined]

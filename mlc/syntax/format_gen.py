@@ -774,9 +774,6 @@ class _ParseGen:
         return self.info.all_operand_types if is_operand else self.info.all_result_types
 
     def epilogue(self) -> None:
-        for name, d in self.cls._prop_defs:
-            if d.default is not None:
-                self.code.line(f"attrs.setdefault({name!r}, {self.code.const(d.default, 'dflt')})")
         self.resolve_operands()
         self.collect("region", "r", self.cls._region_defs, "regions")
         self.collect("successor", "b", self.cls._successor_defs, "successors")

@@ -82,15 +82,6 @@ class Argument:
         return f"Argument({self.name!r}, {self.type!r})"
 
 
-_Defaults = tuple[tuple[str, A.Attribute], ...]
-
-
-def _prop_defaults(cls: type[Operation] | None) -> _Defaults:
-    """The (name, default) pairs of an op class's default-valued properties."""
-    defs = getattr(cls, "_prop_defs", ())
-    return tuple((key, d.default) for key, d in defs if d.default is not None)
-
-
 def _show(x: Any) -> str:
     """`str(x)` that cannot fail while an error is being reported."""
     try:
@@ -147,10 +138,10 @@ class Parser(AttrParser):
         self.default_dialect = ""
         self._region_dialect = ""
         # Op classes (None: unregistered) and their default-valued properties, by name.
-        self._generic_cache: dict[str, tuple[type[Operation] | None, _Defaults]] = {}
+        self._generic_cache: dict[str, type[Operation] | None] = {}
         # Custom op classes by spelled name, one table per default dialect, with the default
         # dialect inside their regions and their default-valued properties.
-        self._custom_caches: dict[str, dict[str, tuple[type[Operation], str, _Defaults]]] = {"": {}}
+        self._custom_caches: dict[str, dict[str, tuple[type[Operation], str]]] = {"": {}}
         self._custom_ops = self._custom_caches[""]
 
     # -- the top level --------------------------------------------------------------------------
@@ -323,9 +314,9 @@ class Parser(AttrParser):
         if "\\" in name or len(tok) < 2:
             name = self._op_name_value(tok)
         try:
-            cls, defaults = self._generic_cache[name]
+            cls = self._generic_cache[name]
         except KeyError:
-            cls, defaults = self._generic_op_class(name)
+            cls = self._generic_op_class(name)
         first = i = self.i + 2
         if toks[i - 1] != "(":
             self.i = i - 1
@@ -387,13 +378,6 @@ class Parser(AttrParser):
             operands = self._resolve_uses(first, inputs)
         if toks[self.i] == "loc":
             loc = self.parse_optional_location()  # type: ignore[assignment]
-        if defaults:  # absent default-valued properties read as their default, as in MLIR
-            if attrs is None:
-                attrs = dict(defaults)
-            else:
-                for key, value in defaults:
-                    if key not in attrs:
-                        attrs[key] = value
         if cls is None:
             op = UnregisteredOp.create(operands, outputs, attrs, regions, successors, loc, name)
             if prop_names:
@@ -466,7 +450,7 @@ class Parser(AttrParser):
             for k, t in enumerate(types)
         ]
 
-    def _generic_op_class(self, name: str) -> tuple[type[Operation] | None, _Defaults]:
+    def _generic_op_class(self, name: str) -> type[Operation] | None:
         cls = self._lookup_op(name)
         if cls is None:
             dialect, dot, _ = name.partition(".")
@@ -481,8 +465,8 @@ class Parser(AttrParser):
                     "please use -allow-unregistered-dialect with the MLIR tool used",
                     self.starts[self.i + 1],
                 )
-        entry = self._generic_cache[name] = (cls, _prop_defaults(cls))
-        return entry
+        self._generic_cache[name] = cls
+        return cls
 
     def _lookup_op(self, name: str) -> type[Operation] | None:
         try:
@@ -496,7 +480,7 @@ class Parser(AttrParser):
         except ImportError:
             return None
 
-    def _custom_op_class(self, name: str) -> tuple[type[Operation], str, _Defaults]:
+    def _custom_op_class(self, name: str) -> tuple[type[Operation], str]:
         """The op class for custom op `name` and the default dialect inside its regions."""
         dd = self.default_dialect
         if "." in name:
@@ -521,24 +505,19 @@ class Parser(AttrParser):
         dd = getattr(cls, "default_dialect", None) or ""
         if not isinstance(dd, str):
             raise self.error(f"op class of '{name}' has an invalid default_dialect")
-        entry = self._custom_ops[name] = (cls, dd, _prop_defaults(cls))
+        entry = self._custom_ops[name] = (cls, dd)
         return entry
 
     def _parse_custom_op(self, name: str, loc: A.Location) -> Operation:
         try:
-            cls, self._region_dialect, defaults = self._custom_ops[name]
+            cls, self._region_dialect = self._custom_ops[name]
         except KeyError:
-            cls, self._region_dialect, defaults = self._custom_op_class(name)
+            cls, self._region_dialect = self._custom_op_class(name)
         self.i += 1
         state = OperationState(cls, loc)
         cls.parse_asm(self, state)  # type: ignore[attr-defined]
         if self.toks[self.i] == "loc":
             state.location = self.parse_optional_location()
-        if defaults:
-            attrs = state.attributes
-            for key, value in defaults:
-                if key not in attrs:
-                    attrs[key] = value
         return cls.create(
             state.operands,
             state.result_types,

@@ -602,6 +602,9 @@ class Printer:
             blocks = self._blocks
             text += "[" + ", ".join([blocks.get(b, UNKNOWN_BLOCK) for b in op.successors]) + "]"
         attrs = op._attrs
+        defaults = op._prop_defaults
+        if defaults:  # MLIR's generic form spells out every property, defaults included
+            attrs = {**defaults, **attrs} if attrs else defaults
         discardable: dict[str, Attribute] | None = attrs
         if attrs:
             inherent = op._prop_names
