@@ -127,18 +127,14 @@ def mlir_runner() -> Runner | str:
     return Runner("MLIR", lambda t: ir.Module.parse(t, ctx), run, count)
 
 
-def time_passes(r: Runner, text: str, repeats: int) -> tuple[float, int]:
-    """Best pass time over `repeats` fresh modules, and the op count after."""
-    best = float("inf")
-    count = 0
-    for _ in range(repeats):
-        m = r.parse(text)
-        gc.collect()
-        t0 = time.perf_counter()
-        r.run(m)
-        best = min(best, time.perf_counter() - t0)
-        count = r.count(m)
-    return best, count
+def time_once(r: Runner, text: str) -> tuple[float, int]:
+    """Pass time on a freshly parsed module, and the op count after."""
+    m = r.parse(text)
+    gc.collect()
+    t0 = time.perf_counter()
+    r.run(m)
+    dt = time.perf_counter() - t0
+    return dt, r.count(m)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,15 +160,20 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 runners.append(r)
     results: dict[tuple[str, str], tuple[float, int]] = {}
-    for (label, text), big in zip(inputs, (False, True, True)):
+    # Interleaved repeats (mlc, xDSL, MLIR, mlc, ...): on a shared machine a load change then
+    # hits every framework alike instead of skewing one ratio. Best time per framework.
+    for label, text in inputs:
+        for _ in range(args.repeats):
+            for r in runners:
+                try:
+                    dt, n = time_once(r, text)
+                except Exception as e:  # noqa: BLE001 - a peer failing must not hide our figures
+                    notes.append(f"{r.name} failed on {label}: {type(e).__name__}: {e}")
+                    continue
+                best = results.get((label, r.name))
+                if best is None or dt < best[0]:
+                    results[(label, r.name)] = (dt, n)
         for r in runners:
-            # Same repeats for every framework, except one run of xDSL on the big inputs
-            # (tens of seconds each); a single run can only flatter xDSL's figure less.
-            reps = 1 if (r.name == "xDSL" and big) else args.repeats
-            try:
-                results[(label, r.name)] = time_passes(r, text, reps)
-            except Exception as e:  # noqa: BLE001 - a peer failing must not hide our figures
-                notes.append(f"{r.name} failed on {label}: {type(e).__name__}: {e}")
             t, n = results.get((label, r.name), (float("nan"), 0))
             print(f"  {label:24} {r.name:5} {t * 1e3:9.1f} ms   ({n} ops after)", file=sys.stderr)
     print(f"\ncanonicalize + cse ({PIPELINE}), pass time only, best of {args.repeats}\n")

@@ -591,9 +591,8 @@ class PassContext:
     def error(self, message: str, where: Operation | Location | None = None) -> Diagnostic:
         """Emit an error (at an op or location) and mark the pass failed."""
         diag = Diagnostic("error", message, self._loc(where))
-        engine.emit(diag)
+        engine.emit(diag)  # counted in num_errors by the pass manager's handler
         self.failed = True
-        self.num_errors += 1
         return diag
 
     def warning(self, message: str, where: Operation | Location | None = None) -> Diagnostic:
@@ -986,24 +985,32 @@ class _Runner:
             inst.run_before_pass(p, op)
         self.kctx.invalidate()
         ctx = PassContext(p, self.kctx, self.ir_ctx)
-        try:
-            p.run(op, ctx)
-        except DiagnosticError as e:
-            for d in e.diagnostics:
-                engine.emit(d)
-            ctx.failed = True
-            ctx.num_errors += 1
-        except Exception as e:  # a bug in the pass: report it against the pass, not the input
-            diag = Diagnostic(
-                "error", f"pass '{p.name}' crashed: {type(e).__name__}: {e}", op.location
-            )
-            if os.environ.get("MLC_TRACEBACK"):
-                import traceback
+        # Count the errors the pass emits by any route (ctx.error, or helpers such as the
+        # conversion driver emitting to the engine), so a failure is never reported twice.
+        outer = engine._handlers[-1]
 
-                traceback.print_exc()
-            engine.emit(diag)
-            ctx.failed = True
-            ctx.num_errors += 1
+        def count(diag: Diagnostic) -> None:
+            if diag.severity == "error":
+                ctx.num_errors += 1
+            outer(diag)
+
+        with engine.handler(count):
+            try:
+                p.run(op, ctx)
+            except DiagnosticError as e:
+                for d in e.diagnostics:
+                    engine.emit(d)
+                ctx.failed = True
+            except Exception as e:  # a bug in the pass: report it against the pass, not the input
+                diag = Diagnostic(
+                    "error", f"pass '{p.name}' crashed: {type(e).__name__}: {e}", op.location
+                )
+                if os.environ.get("MLC_TRACEBACK"):
+                    import traceback
+
+                    traceback.print_exc()
+                engine.emit(diag)
+                ctx.failed = True
         if ctx.failed and ctx.num_errors == 0:
             engine.emit(Diagnostic("error", f"pass '{p.name}' failed", op.location))
         if not ctx.failed and self.pm.verify_each:

@@ -20,6 +20,8 @@ PASSES: dict[str, str] = {
     "test-pass-crash": "test_passes:TestPassCrash",
     "test-pass-invalid-ir": "test_passes:TestPassInvalidIR",
     "test-options": "test_passes:TestOptionsPass",
+    "test-legalize-math": "test_passes:TestLegalizeMath",
+    "test-widen-integers": "test_passes:TestWidenIntegers",
 }
 
 PIPELINES: dict[str, str] = {

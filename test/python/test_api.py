@@ -78,7 +78,13 @@ def test_filename_is_reflected_in_locations() -> None:
 
 def test_op_location_is_its_name_and_the_module_is_at_0_0() -> None:
     """As in MLIR: an op is located at its name (not its results); an implicit module at 0:0."""
-    text = 'func.func @f(%a: i32) {\n  %0 = arith.addi %a, %a : i32\n  %1 = "arith.addi"(%0, %0) : (i32, i32) -> i32\n  return\n}\n'
+    text = (
+        "func.func @f(%a: i32) {\n"
+        "  %0 = arith.addi %a, %a : i32\n"
+        '  %1 = "arith.addi"(%0, %0) : (i32, i32) -> i32\n'
+        "  return\n"
+        "}\n"
+    )
     module = mlc.parse(text, filename="foo.mlir")
     assert module.location == FileLineColLoc("foo.mlir", 0, 0)
     func = module.regions[0].blocks[0].first
@@ -231,7 +237,7 @@ def test_verify_error_rendering() -> None:
     with pytest.raises(mlc.VerifyError) as info:
         module.verify()
     assert str(info.value) == (
-        "v.mlir:3:3: error: 'func.return' op has 0 operands, but enclosing function (@f) returns 1\n"
+        "v.mlir:3:3: error: 'func.return' op has 0 operands, but enclosing function (@f) returns 1\n"  # noqa: E501
         "  return\n"
         "  ^"
     )
@@ -272,14 +278,29 @@ def test_parse_error_rendering() -> None:
     "text, line, col, message",
     [
         ('"foo.bar"() : () -> ()\n', 1, 10, None),  # unregistered without the flag: MLIR's column
-        ("func.func @f() {\n  %0 = arith.constant 1 : i32\n  %0 = arith.constant 2 : i32\n  return\n}\n",
-         3, 3, "redefinition of SSA value '%0'"),
-        ("func.func @f() -> i32 {\n  %0 = arith.constant 1 : i32\n  return %0 : i64\n}\n",
-         3, 10, "use of value '%0' expects different type than prior uses: 'i64' vs 'i32'"),
-        ('"test.op"() {a = 1, a = 2} : () -> ()\n', 1, 21, "duplicate key 'a' in dictionary attribute"),
+        (
+            "func.func @f() {\n  %0 = arith.constant 1 : i32\n  %0 = arith.constant 2 : i32\n  return\n}\n",  # noqa: E501
+            3,
+            3,
+            "redefinition of SSA value '%0'",
+        ),
+        (
+            "func.func @f() -> i32 {\n  %0 = arith.constant 1 : i32\n  return %0 : i64\n}\n",
+            3,
+            10,
+            "use of value '%0' expects different type than prior uses: 'i64' vs 'i32'",
+        ),
+        (
+            '"test.op"() {a = 1, a = 2} : () -> ()\n',
+            1,
+            21,
+            "duplicate key 'a' in dictionary attribute",
+        ),
     ],
 )
-def test_parse_errors_are_located_like_mlir(text: str, line: int, col: int, message: str | None) -> None:
+def test_parse_errors_are_located_like_mlir(
+    text: str, line: int, col: int, message: str | None
+) -> None:
     with pytest.raises(mlc.ParseError) as info:
         mlc.parse(text, filename="e.mlir", allow_unregistered=text.startswith('"test'))
     diag = info.value.diagnostics[0]

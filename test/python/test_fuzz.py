@@ -63,7 +63,8 @@ module attributes {test.m = #map} {
 """,
     """"test.op"() ({
 ^bb0(%a: i32, %b: !test.t<1>):
-  %0:2 = "test.multi"(%a) {s = "esc\\22\\n\\FF", arr = [1, [2.5 : f16, unit]], d = array<i32: 1, 2>} : (i32) -> (i8, tuple<i1, index>)
+  %0:2 = "test.multi"(%a) {s = "esc\\22\\n\\FF", arr = [1, [2.5 : f16, unit]],
+                           d = array<i32: 1, 2>} : (i32) -> (i8, tuple<i1, index>)
   "test.br"(%0#0)[^bb1] : (i8) -> ()
 ^bb1:
   "test.ret"() : () -> () loc(fused["a":1:2, callsite("b":3:4 at "c":5:6)])
@@ -179,10 +180,27 @@ def _insert(rng: random.Random, text: str) -> tuple[str, str]:
 
 def _nesting(rng: random.Random, text: str) -> tuple[str, str]:
     depth = rng.choice([50, 200, 1000, 5000, 20000])
-    opener = rng.choice(["(", "[", "{", "<", "tensor<", "vector<", "tuple<", "[[", "loc(fused[",
-                         "!test.t<", "affine_map<(d0) -> (", "dense<[", "complex<"])
+    opener = rng.choice(
+        [
+            "(",
+            "[",
+            "{",
+            "<",
+            "tensor<",
+            "vector<",
+            "tuple<",
+            "[[",
+            "loc(fused[",
+            "!test.t<",
+            "affine_map<(d0) -> (",
+            "dense<[",
+            "complex<",
+        ]
+    )
     closer = {"(": ")", "[": "]", "{": "}", "<": ">"}
-    tail = "".join(closer.get(c, "") for c in reversed(opener)) * depth if rng.random() < 0.5 else ""
+    tail = (
+        "".join(closer.get(c, "") for c in reversed(opener)) * depth if rng.random() < 0.5 else ""
+    )
     pos = rng.randrange(len(text) + 1)
     return text[:pos] + opener * depth + tail + text[pos:], f"nest {opener!r} x{depth} at {pos}"
 
@@ -211,7 +229,9 @@ def _byte_flip(rng: random.Random, text: str) -> tuple[str, str]:
 
 
 def _invalid_utf8(rng: random.Random, text: str) -> tuple[str, str]:
-    junk = rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\x80\x80", b"\x00"])
+    junk = rng.choice(
+        [b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\x80\x80", b"\x00"]
+    )
     data = text.encode("utf-8", errors="surrogateescape")
     pos = rng.randrange(len(data) + 1)
     out = (data[:pos] + junk + data[pos:]).decode("utf-8", errors="surrogateescape")
@@ -358,7 +378,9 @@ def _cli_main() -> Callable[[list[str]], int | None]:
     return mod.main
 
 
-def test_mlc_opt_exits_cleanly_on_mutants(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_mlc_opt_exits_cleanly_on_mutants(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     main = _cli_main()
     rng = random.Random(SEED + 1)
     failures = []

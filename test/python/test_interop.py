@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, note
 
-import mlc
-
 # The random-module strategy of the property test (test/python is on sys.path under pytest).
 from test_roundtrip_property import SETTINGS, modules
+
+import mlc
 
 ROOT = Path(__file__).resolve().parents[2]
 REF = ROOT / "test" / "interop" / "mlir_generic"
@@ -125,7 +125,8 @@ func.func @math(%x: f32, %v: vector<4xf64>, %i: i32) -> (f32, vector<4xf64>, i32
     "func": """
 module attributes {test.attr = "m"} {
   func.func private @decl(i32, tensor<4xf32>) -> (i32, tensor<4xf32>)
-  func.func @caller(%a: i32 {test.arg}, %t: tensor<4xf32>) -> (i32 {test.res = 1 : i64}) attributes {test.fn} {
+  func.func @caller(%a: i32 {test.arg}, %t: tensor<4xf32>) -> (i32 {test.res = 1 : i64})
+      attributes {test.fn} {
     %0:2 = func.call @decl(%a, %t) : (i32, tensor<4xf32>) -> (i32, tensor<4xf32>)
     %1 = call @id(%0#0) : (i32) -> i32
     return %1 : i32
@@ -150,7 +151,8 @@ func.func @types(%a: memref<4x?xf32, strided<[?, 1], offset: ?>>, %b: memref<8x8
                  %c: vector<[4]x2xf32>, %d: tensor<*xi1>, %e: complex<f64>, %f: tuple<i32, f32>,
                  %g: memref<4xi8, 1>, %h: tensor<4xf32, "enc">, %i: f8E4M3FN, %j: none, %k: ui8,
                  %l: si16, %m: (i32) -> f32, %n: memref<*xf32>) attributes {
-      test.a = [1, 2.5 : f32, "s\\22\\n\\FF", @sym::@nested, unit, #set, array<i32: 1, 2>, array<f64>,
+      test.a = [1, 2.5 : f32, "s\\22\\n\\FF", @sym::@nested, unit, #set, array<i32: 1, 2>,
+                array<f64>,
                 dense<[1, 2]> : tensor<2xi64>, {x = true, y = i32}, strided<[4, 1], offset: 2>]} {
   return
 }
@@ -203,7 +205,9 @@ def params(items: list, name_of: object = None) -> list:
     for item in items:
         name = str(item) if name_of is None else name_of(item)  # type: ignore[operator]
         reason = UNSUPPORTED.get(_stem(name))
-        marks = [pytest.mark.xfail(strict=True, reason=f"not supported: {reason}")] if reason else []
+        marks = (
+            [pytest.mark.xfail(strict=True, reason=f"not supported: {reason}")] if reason else []
+        )
         out.append(pytest.param(item, marks=marks, id=Path(name).name if "/" in name else name))
     return out
 
@@ -225,7 +229,9 @@ def iree_opt(text: str, *flags: str) -> str:
         timeout=60,
     )
     if proc.returncode != 0:
-        raise AssertionError(f"iree-opt {' '.join(flags)} rejected:\n{proc.stderr}\n--- input:\n{text}")
+        raise AssertionError(
+            f"iree-opt {' '.join(flags)} rejected:\n{proc.stderr}\n--- input:\n{text}"
+        )
     return proc.stdout
 
 
@@ -295,7 +301,9 @@ def test_mlir_print_reads_back_identically(path: Path) -> None:
     if ".generic." not in path.name or IREE_OPT is None:
         return
     debug = ".debuginfo." in path.name
-    assert mlir_normal(module.print(generic=True, debuginfo=debug), debug) == mlir_normal(text, debug)
+    assert mlir_normal(module.print(generic=True, debuginfo=debug), debug) == mlir_normal(
+        text, debug
+    )
 
 
 @needs_iree_opt
@@ -398,7 +406,9 @@ def test_xdsl_reads_mlc_generic_print(name: str) -> None:
         pytest.skip("xDSL cannot read this input itself")
     printed = mlc_parse(text).print(generic=True)
     if IREE_OPT is not None and not _xdsl_reads(iree_opt(text, "--mlir-print-op-generic")):
-        pytest.skip("xDSL rejects MLIR's own generic print of this input (xDSL's arith lags MLIR's)")
+        pytest.skip(
+            "xDSL rejects MLIR's own generic print of this input (xDSL's arith lags MLIR's)"
+        )
     assert mlc_normal(xdsl_generic(printed)) == mlc_normal(xdsl_generic(text))
 
 
@@ -419,7 +429,8 @@ def xdsl_reference_files() -> list[Path]:
 
 @pytest.mark.parametrize(
     "path",
-    params(xdsl_reference_files()) or [pytest.param(None, marks=pytest.mark.skip("no xDSL prints"))],
+    params(xdsl_reference_files())
+    or [pytest.param(None, marks=pytest.mark.skip("no xDSL prints"))],
 )
 def test_mlc_reads_stored_xdsl_prints(path: Path) -> None:
     """xDSL's stored generic prints of MLIR's prints read in mlc as the same module as MLIR's."""

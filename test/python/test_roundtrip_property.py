@@ -32,8 +32,10 @@ from mlc.ir import affine as aff
 
 # Shrinking a whole module takes Hypothesis minutes (it gives up after five), so it is off unless
 # MLC_HYPOTHESIS_SHRINK=1; failures still print the module and each print of it.
-_PHASES = tuple(Phase) if os.environ.get("MLC_HYPOTHESIS_SHRINK") else (
-    Phase.explicit, Phase.reuse, Phase.generate, Phase.target
+_PHASES = (
+    tuple(Phase)
+    if os.environ.get("MLC_HYPOTHESIS_SHRINK")
+    else (Phase.explicit, Phase.reuse, Phase.generate, Phase.target)
 )
 SETTINGS = settings(
     max_examples=200,
@@ -47,7 +49,7 @@ SMALL_SETTINGS = settings(SETTINGS, phases=tuple(Phase))
 # Strategies are built once and reused: building one per draw costs more than the draw.
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def I(lo: int, hi: int) -> st.SearchStrategy[int]:  # noqa: E743, N802
     return st.integers(lo, hi)
 
@@ -61,15 +63,17 @@ def S(items: list | tuple) -> st.SearchStrategy:  # noqa: N802
     return _sampled(tuple(items))
 
 
-@functools.lru_cache(maxsize=None)
-def L(elements: st.SearchStrategy, min_size: int = 0, max_size: int | None = None) -> st.SearchStrategy:  # noqa: N802
+@functools.cache
+def L(
+    elements: st.SearchStrategy, min_size: int = 0, max_size: int | None = None
+) -> st.SearchStrategy:  # noqa: N802
     return st.lists(elements, min_size=min_size, max_size=max_size)
 
 
 B = st.booleans()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def F(width: int) -> st.SearchStrategy[float]:  # noqa: N802
     return st.floats(width=width, allow_nan=False, allow_infinity=False)
 
@@ -150,7 +154,7 @@ arith_scalars = st.one_of(arith_int_scalars, arith_float_scalars)
 small_dims = L(I(1, 4), min_size=0, max_size=3)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def arith_types(draw: st.DrawFn) -> Ty:
     """A type arith ops accept: a scalar or a vector/tensor of one."""
@@ -169,7 +173,7 @@ def arith_types(draw: st.DrawFn) -> Ty:
     return tensor_ty(dims, elem)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def any_types(draw: st.DrawFn, depth: int = 0, aliases: bool = True) -> Ty:
     """Any builtin type (and opaque dialect types), for block arguments and unregistered ops."""
@@ -197,8 +201,10 @@ def any_types(draw: st.DrawFn, depth: int = 0, aliases: bool = True) -> Ty:
     if choice == 8:
         ins = draw(L(sub, max_size=2))
         outs = draw(L(sub, max_size=2))
-        outs_text = outs[0].text if len(outs) == 1 and not outs[0].text.startswith("(") else (
-            f"({', '.join(t.text for t in outs)})"
+        outs_text = (
+            outs[0].text
+            if len(outs) == 1 and not outs[0].text.startswith("(")
+            else (f"({', '.join(t.text for t in outs)})")
         )
         return other_ty(f"({', '.join(t.text for t in ins)}) -> {outs_text}")
     if choice == 9:
@@ -222,7 +228,7 @@ def any_types(draw: st.DrawFn, depth: int = 0, aliases: bool = True) -> Ty:
     return draw(arith_types())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def memref_types(draw: st.DrawFn, elem: Ty) -> str:
     if draw(I(0, 5)) == 0:
@@ -246,7 +252,7 @@ def memref_types(draw: st.DrawFn, elem: Ty) -> str:
 # Attributes
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def affine_exprs(draw: st.DrawFn, num_dims: int, num_syms: int, depth: int = 0) -> aff.AffineExpr:
     leaves = [aff.dim(i) for i in range(num_dims)] + [aff.sym(i) for i in range(num_syms)]
@@ -269,7 +275,7 @@ def affine_exprs(draw: st.DrawFn, num_dims: int, num_syms: int, depth: int = 0) 
     return lhs.ceildiv(k)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def affine_maps(draw: st.DrawFn, num_dims: int | None = None) -> str:
     nd = draw(I(0, 3)) if num_dims is None else num_dims
@@ -279,7 +285,7 @@ def affine_maps(draw: st.DrawFn, num_dims: int | None = None) -> str:
     return aff.AffineMap(nd, ns, exprs).print_attr()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def integer_sets(draw: st.DrawFn) -> str:
     nd = draw(I(1, 3))
@@ -396,7 +402,7 @@ def dense_ok(elem: Ty) -> bool:
     return elem.kind != "int" or elem.width <= 64
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def dense_elements(draw: st.DrawFn) -> str:
     elem = draw(arith_scalars.filter(dense_ok))
@@ -411,7 +417,7 @@ def dense_elements(draw: st.DrawFn) -> str:
     return f"dense<{dense_body(draw, dims, elem)}> : {container}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def dense_arrays(draw: st.DrawFn) -> str:
     et = draw(S(["i1", "i8", "i16", "i32", "i64", "f32", "f64"]))
@@ -443,15 +449,20 @@ def attr_name(draw: st.DrawFn, prefix: str = "") -> str:
     return prefix + draw(ATTR_NAMES)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def attributes(draw: st.DrawFn, depth: int = 0, aliases: bool = True) -> str:
     """Any builtin attribute (and opaque dialect attributes), as text."""
     n = 16 if depth < 2 else 9
     choice = draw(I(0, n))
     if choice == 0:
-        t = draw(st.one_of(arith_int_scalars, I(1, 64).map(lambda w: int_ty(w, "si")),
-                           I(1, 64).map(lambda w: int_ty(w, "ui"))))
+        t = draw(
+            st.one_of(
+                arith_int_scalars,
+                I(1, 64).map(lambda w: int_ty(w, "si")),
+                I(1, 64).map(lambda w: int_ty(w, "ui")),
+            )
+        )
         lit = int_literal(draw, t)
         return lit if t.width == 1 and t.signless else f"{lit} : {t.text}"
     if choice == 1:
@@ -490,10 +501,14 @@ def attributes(draw: st.DrawFn, depth: int = 0, aliases: bool = True) -> str:
     return f"{float_literal(draw, 'f64')}"  # an untyped float literal is f64
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def attr_dicts(
-    draw: st.DrawFn, depth: int = 0, allow_empty: bool = False, aliases: bool = True, prefix: str = ""
+    draw: st.DrawFn,
+    depth: int = 0,
+    allow_empty: bool = False,
+    aliases: bool = True,
+    prefix: str = "",
 ) -> str:
     entries: dict[str, str] = {}
     for _ in range(draw(I(0, 3))):
@@ -507,7 +522,7 @@ def attr_dicts(
     return "{" + ", ".join(k if not v else f"{k} = {v}" for k, v in entries.items()) + "}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def locations(draw: st.DrawFn, depth: int = 0) -> str:
     """The body of `loc(...)`."""
@@ -540,10 +555,20 @@ def locations(draw: st.DrawFn, depth: int = 0) -> str:
 
 INT_BINOPS = [
     "addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "ceildivsi", "floordivsi",
-    "ceildivui", "andi", "ori", "xori", "shli", "shrsi", "shrui", "maxsi", "maxui", "minsi", "minui",
+    "ceildivui", "andi", "ori", "xori", "shli", "shrsi", "shrui", "maxsi", "maxui", "minsi", "minui",  # noqa: E501
 ]  # fmt: skip
 OVERFLOW_OPS = {"addi", "subi", "muli", "shli"}
-FLOAT_BINOPS = ["addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf"]
+FLOAT_BINOPS = [
+    "addf",
+    "subf",
+    "mulf",
+    "divf",
+    "remf",
+    "maximumf",
+    "minimumf",
+    "maxnumf",
+    "minnumf",
+]
 MATH_FLOAT_UNARY = [
     "absf", "ceil", "floor", "sqrt", "rsqrt", "exp", "exp2", "expm1", "log", "log10", "log2",
     "log1p", "sin", "cos", "tan", "tanh", "atan", "erf", "round", "roundeven", "trunc",
@@ -557,7 +582,7 @@ FASTMATH = ["none", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn",
             "nnan,ninf", "reassoc,nsz,contract"]  # fmt: skip
 OVERFLOW = ["none", "nsw", "nuw", "nsw, nuw"]
 
-# Ops mlc does not (yet) register are left out of generation; test_registered_op_coverage lists them.
+# Ops mlc does not register are left out of generation; test_registered_op_coverage lists them.
 _REGISTERED: dict[str, bool] = {}
 
 
@@ -646,7 +671,10 @@ class ModuleGen:
         name = self.fresh()
         body, generic_value = const
         if self.generic() or not registered("arith.constant"):
-            self.emit(indent, f'{name} = "arith.constant"() <{{value = {generic_value}}}> : () -> {t.text}{self.maybe_loc()}')
+            self.emit(
+                indent,
+                f'{name} = "arith.constant"() <{{value = {generic_value}}}> : () -> {t.text}{self.maybe_loc()}',  # noqa: E501
+            )
         else:
             self.emit(indent, f"{name} = arith.constant {body}{self.maybe_loc()}")
         scope.values.append((name, t))
@@ -703,8 +731,12 @@ class ModuleGen:
         elif kind == "int" and is_float or kind == "float" and not is_float:
             kind = "float" if is_float else "int"
         if kind == "math":
-            names = [f"math.{n}" for n in (MATH_FLOAT_UNARY + MATH_FLOAT_BINARY + ["fma"] if is_float
-                                            else MATH_INT_UNARY)]
+            names = [
+                f"math.{n}"
+                for n in (
+                    MATH_FLOAT_UNARY + MATH_FLOAT_BINARY + ["fma"] if is_float else MATH_INT_UNARY
+                )
+            ]
         elif kind == "cmp":
             names = ["arith.cmpf" if is_float else "arith.cmpi"]
         elif is_float:
@@ -718,8 +750,10 @@ class ModuleGen:
             return  # math's integer ops take signless integers, not index
         name = draw(S(names))
         mnemonic = name.partition(".")[2]
-        arity = 1 if mnemonic in MATH_FLOAT_UNARY + MATH_INT_UNARY + ["negf"] else (
-            3 if mnemonic == "fma" else 2
+        arity = (
+            1
+            if mnemonic in MATH_FLOAT_UNARY + MATH_INT_UNARY + ["negf"]
+            else (3 if mnemonic == "fma" else 2)
         )
         operands = []
         for _ in range(arity):
@@ -744,17 +778,30 @@ class ModuleGen:
             preds = CMPF if is_float else CMPI
             pred = draw(S(preds))
             if self.generic():
-                props = [f"predicate = {preds.index(pred)} : i64"] + ([flag_prop] if flag_prop else [])
+                props = [f"predicate = {preds.index(pred)} : i64"] + (
+                    [flag_prop] if flag_prop else []
+                )
                 types = ", ".join([t.text] * 2)
-                self.emit(indent, f'{res} = "{name}"({ops_text}) <{{{", ".join(props)}}}> : ({types}) -> {res_t.text}{self.maybe_loc()}')
+                self.emit(
+                    indent,
+                    f'{res} = "{name}"({ops_text}) <{{{", ".join(props)}}}> : ({types}) -> {res_t.text}{self.maybe_loc()}',  # noqa: E501
+                )
             else:
-                self.emit(indent, f"{res} = {name} {pred}, {ops_text}{flag_custom} : {t.text}{self.maybe_loc()}")
+                self.emit(
+                    indent,
+                    f"{res} = {name} {pred}, {ops_text}{flag_custom} : {t.text}{self.maybe_loc()}",
+                )
         elif self.generic():
             props = f" <{{{flag_prop}}}>" if flag_prop else ""
             types = ", ".join([t.text] * arity)
-            self.emit(indent, f'{res} = "{name}"({ops_text}){props} : ({types}) -> {res_t.text}{self.maybe_loc()}')
+            self.emit(
+                indent,
+                f'{res} = "{name}"({ops_text}){props} : ({types}) -> {res_t.text}{self.maybe_loc()}',  # noqa: E501
+            )
         else:
-            self.emit(indent, f"{res} = {name} {ops_text}{flag_custom} : {t.text}{self.maybe_loc()}")
+            self.emit(
+                indent, f"{res} = {name} {ops_text}{flag_custom} : {t.text}{self.maybe_loc()}"
+            )
         scope.values.append((res, res_t))
 
     def cast_op(self, scope: Scope, indent: int) -> None:
@@ -766,20 +813,40 @@ class ModuleGen:
             name, src, dst = draw(S([("extsi", a, b), ("extui", a, b), ("trunci", b, a)]))
         elif choice == 1:
             it, ft = draw(S(ints[1:])), draw(arith_float_scalars)
-            name, src, dst = draw(S([("sitofp", it, ft), ("uitofp", it, ft),
-                                                   ("fptosi", ft, it), ("fptoui", ft, it)]))
+            name, src, dst = draw(
+                S([("sitofp", it, ft), ("uitofp", it, ft), ("fptosi", ft, it), ("fptoui", ft, it)])
+            )
         elif choice == 2:
-            name, src, dst = draw(S([("extf", float_ty("f16"), float_ty("f32")),
-                                                   ("extf", float_ty("f32"), float_ty("f64")),
-                                                   ("truncf", float_ty("f64"), float_ty("f16"))]))
+            name, src, dst = draw(
+                S(
+                    [
+                        ("extf", float_ty("f16"), float_ty("f32")),
+                        ("extf", float_ty("f32"), float_ty("f64")),
+                        ("truncf", float_ty("f64"), float_ty("f16")),
+                    ]
+                )
+            )
         elif choice == 3:
             it = draw(S(ints))
-            name, src, dst = draw(S([("index_cast", it, INDEX), ("index_cast", INDEX, it),
-                                                   ("index_castui", INDEX, it)]))
+            name, src, dst = draw(
+                S(
+                    [
+                        ("index_cast", it, INDEX),
+                        ("index_cast", INDEX, it),
+                        ("index_castui", INDEX, it),
+                    ]
+                )
+            )
         else:
-            name, src, dst = draw(S([("bitcast", int_ty(32), float_ty("f32")),
-                                                   ("bitcast", float_ty("f64"), int_ty(64)),
-                                                   ("bitcast", int_ty(16), float_ty("bf16"))]))
+            name, src, dst = draw(
+                S(
+                    [
+                        ("bitcast", int_ty(32), float_ty("f32")),
+                        ("bitcast", float_ty("f64"), int_ty(64)),
+                        ("bitcast", int_ty(16), float_ty("bf16")),
+                    ]
+                )
+            )
         full = f"arith.{name}"
         if not registered(full):
             return
@@ -788,7 +855,9 @@ class ModuleGen:
             return
         res = self.fresh()
         if self.generic():
-            self.emit(indent, f'{res} = "{full}"({v}) : ({src.text}) -> {dst.text}{self.maybe_loc()}')
+            self.emit(
+                indent, f'{res} = "{full}"({v}) : ({src.text}) -> {dst.text}{self.maybe_loc()}'
+            )
         else:
             self.emit(indent, f"{res} = {full} {v} : {src.text} to {dst.text}{self.maybe_loc()}")
         scope.values.append((res, dst))
@@ -804,7 +873,10 @@ class ModuleGen:
             return
         res = self.fresh()
         if self.generic():
-            self.emit(indent, f'{res} = "arith.select"({c}, {a}, {b}) : (i1, {t.text}, {t.text}) -> {t.text}')
+            self.emit(
+                indent,
+                f'{res} = "arith.select"({c}, {a}, {b}) : (i1, {t.text}, {t.text}) -> {t.text}',
+            )
         else:
             self.emit(indent, f"{res} = arith.select {c}, {a}, {b} : {t.text}{self.maybe_loc()}")
         scope.values.append((res, t))
@@ -823,14 +895,25 @@ class ModuleGen:
         bind = "" if not outs else (f"{res} = " if len(outs) == 1 else f"{res}:{len(outs)} = ")
         ft = f"({', '.join(t.text for t in ins)}) -> ({', '.join(t.text for t in outs)})"
         if self.generic():
-            self.emit(indent, f'{bind}"func.call"({", ".join(args)}) <{{callee = {callee}}}> : {ft}{self.maybe_loc()}')
+            self.emit(
+                indent,
+                f'{bind}"func.call"({", ".join(args)}) <{{callee = {callee}}}> : {ft}{self.maybe_loc()}',  # noqa: E501
+            )
         else:
-            self.emit(indent, f"{bind}func.call {callee}({', '.join(args)}) : {ft}{self.maybe_loc()}")
+            self.emit(
+                indent, f"{bind}func.call {callee}({', '.join(args)}) : {ft}{self.maybe_loc()}"
+            )
         for i, t in enumerate(outs):
             scope.values.append((res if len(outs) == 1 else f"{res}#{i}", t))
 
-    def unregistered_op(self, scope: Scope, indent: int, name: str | None = None,
-                        successors: list[str] | None = None, n_results: int | None = None) -> None:
+    def unregistered_op(
+        self,
+        scope: Scope,
+        indent: int,
+        name: str | None = None,
+        successors: list[str] | None = None,
+        n_results: int | None = None,
+    ) -> None:
         draw = self.draw
         name = name or draw(S(["test.op", "test.other", "foo.bar_baz", "t.x$y"]))
         operands = self.picks(scope.values, 3)
@@ -838,7 +921,11 @@ class ModuleGen:
             n_results = draw(I(0, 3))
         res_types = [draw(any_types()) for _ in range(n_results)]
         res = self.fresh()
-        bind = "" if not res_types else (f"{res} = " if len(res_types) == 1 else f"{res}:{len(res_types)} = ")
+        bind = (
+            ""
+            if not res_types
+            else (f"{res} = " if len(res_types) == 1 else f"{res}:{len(res_types)} = ")
+        )
         props = ""
         if draw(I(0, 3)) == 0:
             # Property names differ from attribute names: mlc keeps both in one dictionary.
@@ -854,7 +941,7 @@ class ModuleGen:
         outs = f"({outs})" if len(res_types) != 1 or res_types[0].text.startswith("(") else outs
         self.emit(
             indent,
-            f'{bind}"{name}"({", ".join(n for n, _ in operands)}){succ}{props}{attrs} : ({ins}) -> {outs}{self.maybe_loc()}',
+            f'{bind}"{name}"({", ".join(n for n, _ in operands)}){succ}{props}{attrs} : ({ins}) -> {outs}{self.maybe_loc()}',  # noqa: E501
         )
         for i, t in enumerate(res_types):
             scope.values.append((res if len(res_types) == 1 else f"{res}#{i}", t))
@@ -880,15 +967,23 @@ class ModuleGen:
                 inner.values.extend(args)
                 for _ in range(draw(I(0, 2))):
                     self.op(inner, indent + 1, depth + 1)
-                later = labels[b + 1:] if b + 1 < len(labels) else []
+                later = labels[b + 1 :] if b + 1 < len(labels) else []
                 succs = self.picks(labels[1:], 2)
                 if not later and not succs:
                     self.unregistered_op(inner, indent + 1, name="test.yield", n_results=0)
                 else:
-                    self.unregistered_op(inner, indent + 1, name="test.br", successors=succs or later[:1],
-                                         n_results=0)
+                    self.unregistered_op(
+                        inner,
+                        indent + 1,
+                        name="test.br",
+                        successors=succs or later[:1],
+                        n_results=0,
+                    )
         attrs = draw(attr_dicts())
-        self.emit(indent, f"}}){' ' + attrs if attrs else ''} : ({', '.join(t.text for _, t in operands)}) -> (){self.maybe_loc()}")
+        self.emit(
+            indent,
+            f"}}){' ' + attrs if attrs else ''} : ({', '.join(t.text for _, t in operands)}) -> (){self.maybe_loc()}",  # noqa: E501
+        )
 
     # -- functions and the module ---------------------------------------------------------------
 
@@ -909,13 +1004,22 @@ class ModuleGen:
         res_types = [t for _, t in rets]
         ret_vals = ", ".join(n for n, _ in rets)
         if is_generic:
-            ft = f"({', '.join(t.text for t in arg_types)}) -> ({', '.join(t.text for t in res_types)})"
-            self.emit(indent, f'"func.func"() <{{function_type = {ft}, sym_name = "{sym[1:].strip(chr(34))}"}}> ({{')
+            ins, outs = (", ".join(t.text for t in ts) for ts in (arg_types, res_types))
+            ft = f"({ins}) -> ({outs})"
+            self.emit(
+                indent,
+                f'"func.func"() <{{function_type = {ft}, sym_name = "{sym[1:].strip(chr(34))}"}}> ({{',  # noqa: E501
+            )
             if args:
-                self.emit(indent, f"^bb0({', '.join(f'{n}: {t.text}{self.maybe_loc()}' for n, t in args)}):")
+                self.emit(
+                    indent,
+                    f"^bb0({', '.join(f'{n}: {t.text}{self.maybe_loc()}' for n, t in args)}):",
+                )
             self.lines.extend(body)
             ret_types = ", ".join(t.text for t in res_types)
-            self.emit(indent + 1, f'"func.return"({ret_vals}) : ({ret_types}) -> (){self.maybe_loc()}')
+            self.emit(
+                indent + 1, f'"func.return"({ret_vals}) : ({ret_types}) -> (){self.maybe_loc()}'
+            )
             self.emit(indent, f"}}) : () -> (){self.maybe_loc()}")
         else:
             arg_text = []
@@ -939,7 +1043,10 @@ class ModuleGen:
             self.emit(indent, f"func.func {sym}({', '.join(arg_text)}){res_text}{attrs} {{")
             self.lines.extend(body)
             if rets:
-                self.emit(indent + 1, f"return {ret_vals} : {', '.join(t.text for t in res_types)}{self.maybe_loc()}")
+                self.emit(
+                    indent + 1,
+                    f"return {ret_vals} : {', '.join(t.text for t in res_types)}{self.maybe_loc()}",
+                )
             else:
                 self.emit(indent + 1, f"return{self.maybe_loc()}")
             self.emit(indent, f"}}{self.maybe_loc()}")
@@ -951,7 +1058,10 @@ class ModuleGen:
         outs = self.draw(L(arith_types(), max_size=2))
         sym = f"@decl{index}"
         res = f" -> ({', '.join(t.text for t in outs)})" if outs else ""
-        self.emit(indent, f"func.func private {sym}({', '.join(t.text for t in ins)}){res}{self.maybe_loc()}")
+        self.emit(
+            indent,
+            f"func.func private {sym}({', '.join(t.text for t in ins)}){res}{self.maybe_loc()}",
+        )
         self.funcs.append((sym, ins, outs))
 
     def module(self) -> str:
@@ -989,7 +1099,7 @@ class ModuleGen:
         return "\n".join(self.lines) + "\n"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 @st.composite
 def modules(draw: st.DrawFn) -> str:
     """The text of a random well-formed module (parse with allow_unregistered=True)."""
@@ -1018,7 +1128,7 @@ def check_fixpoint(text: str, **flags: bool) -> None:
 
 @SETTINGS
 @given(modules())
-@example('func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  return %0 : i32\n}\n')
+@example("func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  return %0 : i32\n}\n")
 def test_print_parse_print_is_a_fixpoint(text: str) -> None:
     """All properties on each module (generating modules costs more than checking them):
     it verifies; custom, generic and debug-info prints are fixpoints; and the custom and
@@ -1048,9 +1158,27 @@ def test_attributes_and_types_round_trip(attrs: list[str], types: list[Ty]) -> N
 def test_registered_op_coverage() -> None:
     """Every op the generators know is registered (MLIR has them all in these dialects)."""
     names = (
-        [f"arith.{n}" for n in INT_BINOPS + FLOAT_BINOPS + ["negf", "cmpi", "cmpf", "select", "constant"]]
-        + [f"arith.{n}" for n in ["extsi", "extui", "trunci", "sitofp", "uitofp", "fptosi", "fptoui",
-                                  "extf", "truncf", "index_cast", "index_castui", "bitcast"]]
+        [
+            f"arith.{n}"
+            for n in INT_BINOPS + FLOAT_BINOPS + ["negf", "cmpi", "cmpf", "select", "constant"]
+        ]
+        + [
+            f"arith.{n}"
+            for n in [
+                "extsi",
+                "extui",
+                "trunci",
+                "sitofp",
+                "uitofp",
+                "fptosi",
+                "fptoui",
+                "extf",
+                "truncf",
+                "index_cast",
+                "index_castui",
+                "bitcast",
+            ]
+        ]
         + [f"math.{n}" for n in MATH_FLOAT_UNARY + MATH_FLOAT_BINARY + MATH_INT_UNARY + ["fma"]]
         + ["func.func", "func.call", "func.return"]
     )
@@ -1060,7 +1188,7 @@ def test_registered_op_coverage() -> None:
 
 def test_dense_of_wide_integers() -> None:
     """MLIR allows dense elements of any integer width."""
-    text = 'func.func @f() {\n  %0 = arith.constant dense<[1, -1]> : tensor<2xi65>\n  return\n}\n'
+    text = "func.func @f() {\n  %0 = arith.constant dense<[1, -1]> : tensor<2xi65>\n  return\n}\n"
     check_fixpoint(text)
     assert "dense<[1, -1]> : tensor<2xi65>" in str(parse(text))
 

@@ -1,8 +1,8 @@
-// RUN: mlc-opt %s -o /dev/null -p 'builtin.module(func.func(canonicalize,cse),symbol-dce)' --mlir-print-ir-before=cse --mlir-print-ir-after=symbol-dce 2>&1 | filecheck %s --check-prefix=NAMED
-// RUN: mlc-opt %s -o /dev/null -p 'builtin.module(func.func(canonicalize,cse))' --mlir-print-ir-after-all 2>&1 | filecheck %s --check-prefix=ALL
-// RUN: mlc-opt %s -o /dev/null -p 'builtin.module(func.func(canonicalize,cse))' --mlir-print-ir-before-all --mlir-print-ir-module-scope 2>&1 | filecheck %s --check-prefix=SCOPE
-// RUN: mlc-opt %s -o /dev/null -p 'builtin.module(func.func(canonicalize,cse))' --mlir-print-ir-after-change 2>&1 | filecheck %s --check-prefix=CHANGE
-// RUN: not mlc-opt %s -o /dev/null -p 'builtin.module(func.func(cse,test-pass-failure))' --mlir-print-ir-after-failure 2>&1 | filecheck %s --check-prefix=FAILURE
+// RUN: mlc-opt %s -o %t -p 'builtin.module(func.func(canonicalize,cse),symbol-dce)' --mlir-print-ir-before=cse --mlir-print-ir-after=symbol-dce 2>&1 | filecheck %s --check-prefix=NAMED
+// RUN: mlc-opt %s -o %t -p 'builtin.module(func.func(canonicalize,cse))' --mlir-print-ir-after-all 2>&1 | filecheck %s --check-prefix=ALL
+// RUN: mlc-opt %s -o %t -p 'builtin.module(func.func(canonicalize,cse))' --mlir-print-ir-before-all --mlir-print-ir-module-scope 2>&1 | filecheck %s --check-prefix=SCOPE
+// RUN: mlc-opt %s -o %t -p 'builtin.module(func.func(canonicalize,cse))' --mlir-print-ir-after-change 2>&1 | filecheck %s --check-prefix=CHANGE
+// RUN: not mlc-opt %s -o %t -p 'builtin.module(func.func(cse,test-pass-failure))' --mlir-print-ir-after-failure 2>&1 | filecheck %s --check-prefix=FAILURE
 
 // NAMED: // -----// IR Dump Before CSE (cse) //----- //
 // NAMED-NEXT: func.func @changes

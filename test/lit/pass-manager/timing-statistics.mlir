@@ -1,5 +1,5 @@
-// RUN: mlc-opt %s -o /dev/null -p 'builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-timing 2>&1 | filecheck %s --check-prefix=TIMING
-// RUN: mlc-opt %s -o /dev/null -p 'builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-pass-statistics 2>&1 | filecheck %s --check-prefix=STATS
+// RUN: mlc-opt %s -o %t -p 'builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-timing 2>&1 | filecheck %s --check-prefix=TIMING
+// RUN: mlc-opt %s -o %t -p 'builtin.module(func.func(cse,canonicalize),symbol-dce)' --mlir-pass-statistics 2>&1 | filecheck %s --check-prefix=STATS
 
 // TIMING: ... Execution time report ...
 // TIMING: Total Execution Time: {{[0-9.]+}} seconds
