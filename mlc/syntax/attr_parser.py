@@ -55,22 +55,6 @@ def float_from_bits(bits: int, t: A.Type) -> float | None:
     return floats.float_from_bits(bits, kind)
 
 
-def fused_loc(locs: list[A.Location], metadata: A.Attribute | None) -> A.Location:
-    """MLIR's FusedLoc::get: nested fusions with the same metadata are flattened, unknown and
-    duplicate locations dropped; no location left is `unknown`, a single one is itself."""
-    flat: dict[A.Location, None] = {}
-    for loc in locs:
-        if type(loc) is A.FusedLoc and loc.metadata is metadata:
-            flat.update(dict.fromkeys(loc.locations))
-        elif type(loc) is not A.UnknownLoc:
-            flat[loc] = None
-    if not flat:
-        return A.UnknownLoc() if metadata is None else A.FusedLoc([A.UnknownLoc()], metadata)
-    if len(flat) == 1 and metadata is None:
-        return next(iter(flat))
-    return A.FusedLoc(list(flat), metadata)
-
-
 class DeferredLoc(A.Location):
     """A placeholder for `loc(#alias)` whose alias is defined later in the file."""
 
@@ -921,18 +905,19 @@ class AttrParser:
             )
         values = self._dense_values(elements, t.element_type)
         try:
-            arr = np.array(values, dtype=self._dense_dtype(t.element_type))
+            arr = np.array(values, dtype=self._dense_dtype(t.element_type, type_pos))
             return A.DenseElementsAttr(t, arr.reshape(t.shape) if shape else arr.reshape(()))
         except (ValueError, TypeError, OverflowError) as e:
             raise self.error(f"not supported: {e}", lit_pos) from None
 
-    def _dense_dtype(self, et: A.Type) -> np.dtype:
+    def _dense_dtype(self, et: A.Type, pos: int) -> np.dtype:
+        """The NumPy dtype for elements of `et`; unsupported types are reported at `pos`."""
         if et is A.bf16:
             return np.dtype(np.float32)
         try:
             return A.numpy_dtype(et)
         except ValueError as e:
-            raise self.error(str(e)) from None
+            raise self.error(str(e), pos) from None
 
     def _parse_dense_literal(self, elements: list[int]) -> list[int]:
         """A nested list or a scalar; token indices of the elements (negated via `~` when
@@ -1026,7 +1011,7 @@ class AttrParser:
             bits = np.frombuffer(raw, dtype="<u2") if len(raw) % 2 == 0 else None
             arr = None if bits is None else (bits.astype(np.uint32) << 16).view(np.float32)
         else:
-            dtype = self._dense_dtype(et).newbyteorder("<")
+            dtype = self._dense_dtype(et, pos).newbyteorder("<")
             arr = np.frombuffer(raw, dtype=dtype) if len(raw) % dtype.itemsize == 0 else None
         n = t.num_elements
         if arr is None or (arr.size != n and arr.size != 1):
@@ -1096,7 +1081,7 @@ class AttrParser:
                     break
                 self.i += 1
         self.expect("]", "expected ']' in fused location")
-        return fused_loc(locs, metadata)
+        return A.FusedLoc(locs, metadata)
 
     def _parse_name_or_file_loc(self) -> A.Location:
         name = self.parse_str_token()

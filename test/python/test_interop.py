@@ -440,3 +440,31 @@ def test_mlc_reads_stored_xdsl_prints(path: Path) -> None:
     if mlir_version.exists():
         expected = mlc.parse_file(str(mlir_version), allow_unregistered=True).print(generic=True)
         assert module.print(generic=True) == expected
+
+
+@needs_bindings
+@pytest.mark.parametrize(
+    "loc",
+    [
+        "fused[unknown]",
+        "fused[]",
+        'fused<"m">[]',
+        'fused[fused["a":1:1, "b":2:2], "c":3:3]',
+        'fused<"m">[fused<"m">[unknown], "a":1:1]',
+        'fused<"m">[fused["a":1:1], unknown]',
+        'fused["a":1:1, "a":1:1]',
+        'fused[unknown, "a":1:1, unknown]',
+        '"n"(unknown)',
+        "callsite(unknown at unknown)",
+    ],
+)
+def test_location_normalization_matches_mlir(loc: str) -> None:
+    """mlc builds locations as MLIR's FusedLoc::get does (dropping unknowns, flattening)."""
+    text = f'"test.op"() : () -> () loc({loc})\n'
+    ctx = mlir_ir.Context()
+    ctx.allow_unregistered_dialects = True
+    expected = mlir_ir.Module.parse(text, ctx).operation.get_asm(
+        print_generic_op_form=True, use_local_scope=True, enable_debug_info=True
+    )
+    printed = mlc_parse(text, filename="-").print(generic=True, debuginfo=True, local_scope=True)
+    assert printed == expected
