@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable
 
@@ -110,11 +111,16 @@ def line_events(fn: Callable[[], object]) -> int:
             count += 1
         return tracer
 
+    # A collection during `fn` may run unrelated Python code (finalizers, callbacks) and be counted.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     sys.settrace(tracer)
     try:
         fn()
     finally:
         sys.settrace(None)
+        if gc_was_enabled:
+            gc.enable()
     return count
 
 
