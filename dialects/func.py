@@ -51,6 +51,11 @@ FunctionTypeAttr = type_attr_of(A.FunctionType, "type attribute of function type
 FunctionTypeC = type_is(A.FunctionType, description="function type")
 
 
+_EMPTY: dict[str, A.Attribute] = {}
+# Attributes func.func prints in its signature rather than in its attribute dictionary.
+_FUNC_ELIDED = frozenset(("sym_name", "sym_visibility", "function_type", "arg_attrs", "res_attrs"))
+
+
 def _q(t: A.Type) -> str:
     """A type as MLIR diagnostics show it: quoted."""
     return f"'{t}'"
@@ -113,7 +118,11 @@ class FuncOp(Op, CallableOpInterface):
     @property
     def func_type(self) -> A.FunctionType:
         """The signature (the value of `function_type`)."""
-        return self.get_attr("function_type").value  # type: ignore[union-attr, no-any-return]
+        attrs = self._attrs
+        fta = attrs.get("function_type") if attrs is not None else None
+        if fta is None:
+            fta = self.get_attr("function_type")
+        return fta.value  # type: ignore[union-attr, no-any-return]
 
     @property
     def is_declaration(self) -> bool:
@@ -175,6 +184,36 @@ class FuncOp(Op, CallableOpInterface):
         state.regions = [body]
 
     def print_asm(self, p: Any) -> None:
+        attrs = self._attrs or _EMPTY
+        body = self.regions[0]
+        if (
+            body.blocks
+            and not p._debuginfo
+            and "arg_attrs" not in attrs
+            and "res_attrs" not in attrs
+            and type(attrs.get("sym_name")) is A.StringAttr
+        ):
+            # The common case in one string: a body, no argument/result attributes, no locations.
+            ft = self.func_type
+            args = body.blocks[0].arguments
+            if len(args) == len(ft.inputs):
+                names, tstr = p._names, p._tstr
+                vis = attrs.get("sym_visibility")
+                text = (
+                    (" " + vis.value + " " if type(vis) is A.StringAttr else " ")
+                    + p._symbol_text(attrs["sym_name"].value)
+                    + "("
+                    + ", ".join([names[a] + ": " + tstr[a.type] for a in args])
+                    + ")"
+                )
+                if ft.results:
+                    text += " -> " + p._results_text(ft.results)
+                p.write(text)
+                if not _FUNC_ELIDED.issuperset(attrs):
+                    p.print_attr_dict_with_keyword(self.attributes, elided=_FUNC_ELIDED)
+                p.write(" ")
+                p.print_region(body, print_entry_block_args=False)
+                return
         p.write(" ")
         vis = self.get_attr("sym_visibility")
         if type(vis) is A.StringAttr:
@@ -208,8 +247,33 @@ class FuncOp(Op, CallableOpInterface):
             p.print_region(body, print_entry_block_args=False)
 
     def verify_op(self) -> None:
-        verify_symbol_visibility(self)
-        ft = self.func_type
+        attrs = self._attrs or _EMPTY
+        if "sym_visibility" in attrs:
+            verify_symbol_visibility(self)
+        fta = attrs.get("function_type")
+        ft = fta.value if type(fta) is A.TypeAttr else self.func_type
+        if "arg_attrs" in attrs or "res_attrs" in attrs:
+            self._verify_arg_res_attrs(ft)
+        blocks = self.regions[0].blocks
+        if not blocks:
+            vis = self.get_attr("sym_visibility")
+            if vis is None or vis.value == "public":  # type: ignore[union-attr]
+                raise self.error("symbol declaration cannot have public visibility")
+            return
+        args = blocks[0].arguments
+        inputs = ft.inputs
+        if len(args) != len(inputs):
+            raise self.error(
+                f"entry block must have {len(inputs)} arguments to match function signature"
+            )
+        for i, (arg, t) in enumerate(zip(args, inputs, strict=True)):
+            if arg.type is not t:
+                raise self.error(
+                    f"type of entry block argument #{i}({_q(arg.type)}) must match the type of "
+                    f"the corresponding argument in function signature({_q(t)})"
+                )
+
+    def _verify_arg_res_attrs(self, ft: A.FunctionType) -> None:
         for what, key, count in (("argument", "arg_attrs", len(ft.inputs)),
                                  ("result", "res_attrs", len(ft.results))):  # fmt: skip
             dicts = self.get_attr(key)
@@ -223,23 +287,6 @@ class FuncOp(Op, CallableOpInterface):
             for d in dicts.value:  # type: ignore[union-attr]
                 if any("." not in k for k, _ in d.value):
                     raise self.error(f"{what}s may only have dialect attributes")
-        body = self.regions[0]
-        if not body.blocks:
-            vis = self.get_attr("sym_visibility")
-            if vis is None or vis.value == "public":  # type: ignore[union-attr]
-                raise self.error("symbol declaration cannot have public visibility")
-            return
-        entry = body.blocks[0]
-        if len(entry.arguments) != len(ft.inputs):
-            raise self.error(
-                f"entry block must have {len(ft.inputs)} arguments to match function signature"
-            )
-        for i, (arg, t) in enumerate(zip(entry.arguments, ft.inputs, strict=True)):
-            if arg.type is not t:
-                raise self.error(
-                    f"type of entry block argument #{i}({_q(arg.type)}) must match the type of "
-                    f"the corresponding argument in function signature({_q(t)})"
-                )
 
 
 def _dicts(attr: A.Attribute | None, count: int) -> list[dict[str, A.Attribute] | None]:
@@ -330,10 +377,21 @@ class ReturnOp(Op):
         return cls.create(list(values))  # type: ignore[return-value]
 
     def verify_op(self) -> None:
-        func = self.parent_op
+        block = self.parent
+        region = block.parent if block is not None else None
+        func = region.parent if region is not None else None
         if type(func) is not FuncOp:
             return  # the HasParent trait reports it
-        results = func.func_type.results
+        fattrs = func._attrs
+        fta = fattrs.get("function_type") if fattrs is not None else None
+        results = (fta.value if type(fta) is A.TypeAttr else func.func_type).results
+        uses = self._operands
+        if len(uses) == len(results):
+            for u, t in zip(uses, results):
+                if u.value.type is not t:
+                    break
+            else:
+                return
         fname = func.get_attr("sym_name").value  # type: ignore[union-attr]
         values = self.operands
         if len(values) != len(results):
@@ -390,11 +448,30 @@ class CallOp(Op, CallOpInterface, SymbolUserOpInterface):
         return self.operands
 
     def verify_symbol_uses(self, tables: Any) -> None:
-        ref = self.get_attr("callee")
-        fn = lookup_callee(self, ref, tables)  # type: ignore[arg-type]
+        attrs = self._attrs
+        ref = attrs.get("callee") if attrs is not None else None
+        if ref is None:
+            ref = self.get_attr("callee")
+        if tables is not None:
+            fn = tables.lookup_nearest_symbol_from(self, ref)
+        else:
+            fn = lookup_nearest_symbol_from(self, ref)  # type: ignore[arg-type]
         if type(fn) is not FuncOp:
             raise self.error(f"'{ref.root}' does not reference a valid function")  # type: ignore[union-attr]
-        ft = fn.func_type
+        fattrs = fn._attrs
+        fta = fattrs.get("function_type") if fattrs is not None else None
+        ft = fta.value if type(fta) is A.TypeAttr else fn.func_type
+        uses, inputs, res, want = self._operands, ft.inputs, self.results, ft.results
+        if len(uses) == len(inputs) and len(res) == len(want):
+            for u, t in zip(uses, inputs):
+                if u.value.type is not t:
+                    break
+            else:
+                for r, t in zip(res, want):
+                    if r.type is not t:
+                        break
+                else:
+                    return
         args = self.operands
         if len(ft.inputs) != len(args):
             raise self.error(

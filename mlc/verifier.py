@@ -12,12 +12,13 @@ Everything is iterative: no Python recursion, whatever the nesting depth.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Generator
 from typing import Any, NoReturn
 
 from mlc.diagnostics import Diagnostic, VerifyError
 from mlc.ir import opdef
-from mlc.ir.attributes import StringAttr, UnknownLoc
+from mlc.ir.attributes import StringAttr, SymbolRefAttr, UnitAttr, UnknownLoc
 from mlc.ir.core import Block, BlockArgument, Operation, OpResult, Region
 from mlc.ir.opdef import GraphRegions, NoTerminator, Symbol, SymbolUserOpInterface, Terminator
 
@@ -38,6 +39,18 @@ def verify(op: Operation, *, print_op_on_diagnostic: bool = False) -> None:
 
 def collect_errors(op: Operation, *, print_op_on_diagnostic: bool = False) -> list[Diagnostic]:
     """The verification errors of `op` (empty when it is valid), without raising."""
+    # The cyclic GC is paused as in the parser: the walk allocates many small objects, and
+    # collections over a large module would make verification superlinear.
+    gc_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _collect_errors(op, print_op_on_diagnostic)
+    finally:
+        if gc_enabled:
+            gc.enable()
+
+
+def _collect_errors(op: Operation, print_op_on_diagnostic: bool) -> list[Diagnostic]:
     verifier = _Verifier(print_op_on_diagnostic)
     # A trampoline over per-isolated-op generators: a walk yields each nested isolated op it
     # needs verified and receives the result, so nesting depth costs heap, not Python stack.
@@ -129,6 +142,16 @@ _ACCEPTED: dict[Any, set] = {}
 _NO_ATTRS: dict = {}
 
 
+# Attribute constraints checked inline by class (names unique per op, such as `sym_name` or a
+# callee, would only fill a memo that never hits).
+_INLINE_ATTR_CHECKS: dict[Any, str] = {
+    opdef.StrAttr: "type(t) is _StringAttr",
+    opdef.FlatSymbolRefAttrC: "type(t) is _SymbolRefAttr and not t.nested",
+    opdef.SymbolRefAttrC: "type(t) is _SymbolRefAttr",
+    opdef.UnitAttrC: "type(t) is _UnitAttr",
+}
+
+
 def _memo(accepted: set, constraint: Any, value: Any) -> bool:
     if constraint.check(value):
         accepted.add(value)
@@ -149,7 +172,10 @@ def _compile_defs(
 ) -> tuple[Callable[[Operation], None], bool]:
     """The generated structural check of `cls`, and whether it also does `first_trait`."""
     slow = opdef._verify_structure
-    ns: dict[str, Any] = {"_slow": slow, "_memo": _memo, "_NO_ATTRS": _NO_ATTRS}
+    ns: dict[str, Any] = {
+        "_slow": slow, "_memo": _memo, "_NO_ATTRS": _NO_ATTRS, "_StringAttr": StringAttr,
+        "_SymbolRefAttr": SymbolRefAttr, "_UnitAttr": UnitAttr,
+    }  # fmt: skip
     lines = ["def check(op):"]
 
     def emit(line: str, indent: int = 1) -> None:
@@ -218,6 +244,10 @@ def _compile_defs(
             emit("except KeyError:")
             emit("return _slow(op)" if d.arity == opdef.SINGLE else "pass", 2)
             emit("else:")
+            inline = _INLINE_ATTR_CHECKS.get(d.constraint)
+            if inline is not None:
+                guard(f"not ({inline})", 2)
+                continue
             emit("try:", 2)
             emit(f"ok = t in a_{name}", 3)
             emit("except TypeError:  # not an attribute at all", 2)
@@ -271,7 +301,11 @@ _VISIBILITIES = ("public", "private", "nested")
 
 
 def _verify_symbol(op: Operation) -> None:
-    if type(op.get_attr("sym_name")) is not StringAttr:
+    attrs = op._attrs
+    if attrs is not None and type(attrs.get("sym_name")) is StringAttr:
+        if "sym_visibility" not in attrs and "sym_visibility" not in op._prop_defaults:
+            return  # the common case, decided from the dict alone
+    elif type(op.get_attr("sym_name")) is not StringAttr:
         raise op.error("requires string attribute 'sym_name'")
     vis = op.get_attr("sym_visibility")
     if vis is not None:
@@ -294,7 +328,10 @@ def _may_lack_terminator(block: Block) -> bool:
     if len(region.blocks) != 1:
         return False
     op = region.parent
-    return op is None or _info(type(op)).no_terminator
+    if op is None:
+        return True
+    info = _INFO.get(type(op))
+    return (info or _info(type(op))).no_terminator
 
 
 def _is_graph_region(region: Region) -> bool:
@@ -739,7 +776,8 @@ class _Verifier:
                 self.fail(last.error("branching to block of a different region"), last)
         if _may_lack_terminator(block):
             return
-        if not _info(type(last)).may_terminate:
+        info = _INFO.get(type(last)) or _info(type(last))
+        if not info.may_terminate:
             self.fail(_error(last, _with_op("block with no terminator, has ", last)), last)
 
     def region_invariants(self, op: Operation, info: _Info) -> None:
@@ -920,10 +958,15 @@ class _Verifier:
         if len(op.regions[0].blocks) != 1:
             raise op.error("Operations with a 'SymbolTable' must have exactly one block")
         seen: dict[str, Operation] = {}
+        INFO = _INFO
         for child in op.regions[0].blocks[0]:
-            if not _info(type(child)).is_symbol:
+            info = INFO.get(type(child)) or _info(type(child))
+            if not info.is_symbol:
                 continue
-            name = child.get_attr("sym_name")
+            attrs = child._attrs
+            name = attrs.get("sym_name") if attrs is not None else None
+            if name is None:
+                name = child.get_attr("sym_name")
             if type(name) is not StringAttr:
                 continue
             first = seen.get(name.value)

@@ -87,7 +87,11 @@ def get_nearest_symbol_table(op: Operation) -> Operation | None:
     """`op` itself if it is a symbol table, else its closest symbol-table ancestor."""
     cur: Operation | None = op
     while cur is not None and not cur._has_symbol_table:
-        cur = cur.parent_op
+        block = cur.parent
+        if block is None:
+            return None
+        region = block.parent
+        cur = None if region is None else region.parent
     return cur
 
 
@@ -284,7 +288,17 @@ class SymbolTableCollection:
         self, from_op: Operation, symref: SymbolRefAttr | str
     ) -> Operation | None:
         table = get_nearest_symbol_table(from_op)
-        return None if table is None else self.lookup_symbol_in(table, symref)
+        if table is None:
+            return None
+        if type(symref) is SymbolRefAttr and not symref.nested:
+            # The common flat reference to an already built table: one dict lookup.
+            cached = self._tables.get(table)
+            if cached is not None:
+                regions = table.regions
+                if len(regions) != 1 or len(regions[0].blocks) != 1:
+                    return None
+                return cached._table.get(symref.root)
+        return self.lookup_symbol_in(table, symref)
 
     def invalidate(self, table_op: Operation) -> None:
         """Drop the cached table of `table_op` (after editing its body directly)."""

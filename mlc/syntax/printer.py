@@ -12,6 +12,7 @@ OpAsmOpInterface: names are sanitized and uniqued as `%name_0`, `%name_1`, ...; 
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -121,8 +122,13 @@ def _result_names_hook(cls: type) -> Any:
     return getattr(cls, "get_asm_result_names", None)
 
 
+def _arg_names_hook(cls: type) -> Any:
+    return getattr(cls, "get_asm_block_argument_names", None)
+
+
 _ASM_HOOKS = _Cache(_asm_hook)
 _RESULT_NAME_HOOKS = _Cache(_result_names_hook)
+_ARG_NAME_HOOKS = _Cache(_arg_names_hook)
 
 
 def default_dialect_of(op: Operation | None) -> str:
@@ -215,17 +221,26 @@ class _Namer:
             stack.extend([(r, *state) for r in nested])
 
     def unique_name(self, name: str) -> str:
-        name = _sanitize(name)
+        return self._unique(_sanitize(name))
+
+    def _unique(self, name: str) -> str:
+        """`name` (already valid), suffixed with `_N` if an enclosing scope uses it."""
         scope = self.scope
-        if scope.contains(name):
-            while True:
-                probe = f"{name}_{self.nc}"
-                self.nc += 1
-                if not scope.contains(probe):
-                    name = probe
-                    break
-        scope.used.add(name)
-        return name
+        s: _Scope | None = scope
+        while s is not None:
+            if name in s.used:
+                break
+            s = s.parent
+        else:
+            scope.used.add(name)
+            return name
+        while True:
+            probe = f"{name}_{self.nc}"
+            self.nc += 1
+            if not scope.contains(probe):
+                break
+        scope.used.add(probe)
+        return probe
 
     def _set_name(self, value: Value, name: str) -> None:
         if not name:
@@ -241,7 +256,7 @@ class _Namer:
         custom = self.custom
         nested: list[Region] = []
         if custom and region.parent is not None:
-            hook = getattr(type(region.parent), "get_asm_block_argument_names", None)
+            hook = _ARG_NAME_HOOKS[type(region.parent)]
             if hook is not None:
                 hook(region.parent, region, self._set_name)
         for index, block in enumerate(region.blocks):
@@ -250,7 +265,7 @@ class _Namer:
                 if arg in names:
                     continue
                 if index == 0:
-                    names[arg] = "%" + self.unique_name(f"arg{self.na}")
+                    names[arg] = "%" + self._unique(f"arg{self.na}")
                     self.na += 1
                 else:
                     names[arg] = f"%{self.nv}"
@@ -416,6 +431,10 @@ class Printer:
         """`@name` or `@"needs quotes"`."""
         self._out.append("@" + keyword_or_string(name))
 
+    def _symbol_text(self, name: str) -> str:
+        """What `print_symbol_name` writes."""
+        return "@" + keyword_or_string(name)
+
     def print_integer(self, value: int) -> None:
         self._out.append(str(value))
 
@@ -569,11 +588,14 @@ class Printer:
 
     def _push_dialect(self, dialect: str) -> None:
         self._dialects.append(dialect)
-        self._short = self._short_cache(dialect)
+        cache = self._short_caches.get(dialect)
+        self._short = cache if cache is not None else self._short_cache(dialect)
 
     def _pop_dialect(self) -> None:
-        self._dialects.pop()
-        self._short = self._short_cache(self._dialects[-1])
+        dialects = self._dialects
+        dialects.pop()
+        cache = self._short_caches.get(dialects[-1])
+        self._short = cache if cache is not None else self._short_cache(dialects[-1])
 
     def _print_op(self, op: Operation, lead: str) -> None:
         """`lead`, the results, the op in custom or generic form, and its location."""
@@ -1153,9 +1175,17 @@ def print_op(
     alone without aliases.
     """
     aliases = op.parent is None and not local_scope
-    p = Printer(generic=generic, debuginfo=debuginfo, aliases=aliases)
-    p.number(_numbering_root(op, local_scope))
-    return p.print_top(op)
+    # The cyclic GC is paused as in the parser: numbering and printing allocate many strings
+    # and dict entries, and collections over a large module would make printing superlinear.
+    gc_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        p = Printer(generic=generic, debuginfo=debuginfo, aliases=aliases)
+        p.number(_numbering_root(op, local_scope))
+        return p.print_top(op)
+    finally:
+        if gc_enabled:
+            gc.enable()
 
 
 _PLAIN: Printer | None = None
