@@ -24,6 +24,9 @@ for p in (_ROOT, _ROOT / "bench"):
 
 from ir_throughput import chain_custom  # noqa: E402 - the foundation benchmark's generator
 
+# Process CPU time by default (robust on a loaded machine; MLIR runs single-threaded here).
+CLOCK = time.process_time
+
 TARGET_VS_XDSL = 10.0
 TARGET_LINEARITY = 12.0
 PIPELINE = "builtin.module(canonicalize,cse)"
@@ -48,6 +51,72 @@ def small_functions(n: int) -> str:
 }}"""
         )
     return "\n".join(out) + "\n"
+
+
+def pass_mix(n_pairs: int) -> str:
+    """Work for every core pass: per pair, a private leaf called twice (inline), duplicates (cse),
+    an invariant op in a loop (licm), a cast round trip (reconcile), dead code (dce). 20 ops."""
+    out = []
+    for i in range(n_pairs):
+        out.append(
+            f"""func.func private @leaf{i}(%a: i32) -> i32 {{
+  %0 = arith.muli %a, %a : i32
+  %1 = arith.addi %0, %a : i32
+  return %1 : i32
+}}
+func.func @f{i}(%a: i32, %p: i32) -> i32 {{
+  %c1 = arith.constant 1 : i32
+  %0 = call @leaf{i}(%a) : (i32) -> i32
+  %1 = call @leaf{i}(%0) : (i32) -> i32
+  %2 = arith.addi %1, %c1 : i32
+  %3 = arith.addi %1, %c1 : i32
+  %dead = arith.subi %2, %3 : i32
+  "ptest.loop"() ({{
+  ^bb0(%i: index):
+    %m = arith.muli %p, %p : i32
+    "ptest.store"(%m) : (i32) -> ()
+    "ptest.yield"() : () -> ()
+  }}) : () -> ()
+  %w = builtin.unrealized_conversion_cast %3 : i32 to i64
+  %n = builtin.unrealized_conversion_cast %w : i64 to i32
+  %r = arith.addi %2, %n : i32
+  return %r : i32
+}}"""
+        )
+    return "\n".join(out) + "\n"
+
+
+CORE_PASSES = (
+    "canonicalize", "cse", "dce", "remove-dead-values", "symbol-dce", "symbol-privatize",
+    "inline", "loop-invariant-code-motion", "reconcile-unrealized-casts",
+)  # fmt: skip
+
+
+def linearity(small_pairs: int, repeats: int) -> list[tuple[str, float, float]]:
+    """Each core pass alone on the pass mix at two sizes (10x apart): (pass, t_small, t_big)."""
+    import mlc
+    from mlc.ir.context import default_context
+    from mlc.pass_manager import PassManager
+
+    default_context().register_dialect_module("ptest", "mlc.passes.test_dialect")
+    texts = [pass_mix(small_pairs), pass_mix(10 * small_pairs)]
+    rows = []
+    for name in CORE_PASSES:
+        times = []
+        for text in texts:
+            best = float("inf")
+            for _ in range(repeats):
+                m = mlc.parse(text)
+                pm = PassManager.parse(f"builtin.module({name})")
+                pm.enable_verifier(False)
+                gc.collect()
+                t0 = CLOCK()
+                pm.run(m)
+                best = min(best, CLOCK() - t0)
+            times.append(best)
+        rows.append((name, times[0], times[1]))
+        print(f"  {name:28} {times[0] * 1e3:8.1f} ms {times[1] * 1e3:9.1f} ms", file=sys.stderr)
+    return rows
 
 
 class Runner:
@@ -108,6 +177,7 @@ def mlir_runner() -> Runner | str:
     except ImportError as e:
         return f"MLIR bindings not available ({e})"
     ctx = ir.Context()
+    ctx.enable_multithreading(False)  # one thread, so CPU time compares with the others
 
     def run(m: Any) -> None:
         with ctx:
@@ -131,9 +201,9 @@ def time_once(r: Runner, text: str) -> tuple[float, int]:
     """Pass time on a freshly parsed module, and the op count after."""
     m = r.parse(text)
     gc.collect()
-    t0 = time.perf_counter()
+    t0 = CLOCK()
     r.run(m)
-    dt = time.perf_counter() - t0
+    dt = CLOCK() - t0
     return dt, r.count(m)
 
 
@@ -143,7 +213,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-xdsl", action="store_true")
     ap.add_argument("--no-mlir", action="store_true")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="process CPU time (default; robust on a loaded machine) or wall time",
+    )
+    ap.add_argument("--no-linearity", action="store_true", help="skip the per-pass linearity table")
     args = ap.parse_args(argv)
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     small, large, nfuncs = (1_000, 10_000, 1_000) if args.quick else (10_000, 100_000, 10_000)
     inputs = [
         (f"chain {small // 1000}k ops", chain_custom(small)),
@@ -176,7 +255,10 @@ def main(argv: list[str] | None = None) -> int:
         for r in runners:
             t, n = results.get((label, r.name), (float("nan"), 0))
             print(f"  {label:24} {r.name:5} {t * 1e3:9.1f} ms   ({n} ops after)", file=sys.stderr)
-    print(f"\ncanonicalize + cse ({PIPELINE}), pass time only, best of {args.repeats}\n")
+    print(
+        f"\ncanonicalize + cse ({PIPELINE}), pass time only ({args.clock} clock), "
+        f"best of {args.repeats}\n"
+    )
     names = [r.name for r in runners]
     print(
         f"| input | {' | '.join(f'{n} (ms)' for n in names)} |"
@@ -204,6 +286,20 @@ def main(argv: list[str] | None = None) -> int:
             if (label, "xDSL") in results
         )
         print(f"mlc vs xDSL, worst input: {worst:.1f}x faster (target >= {TARGET_VS_XDSL:.0f}x)")
+    if not args.no_linearity:
+        pairs = 50 if args.quick else 500
+        rows = linearity(pairs, args.repeats)
+        print(
+            f"\nEvery core pass alone on the pass mix: {pairs * 20 // 1000}k vs "
+            f"{pairs * 200 // 1000}k ops (best of {args.repeats})\n"
+        )
+        print("| pass | small (ms) | 10x (ms) | ratio |")
+        print("|---|---|---|---|")
+        for name, a, b in rows:
+            print(f"| {name} | {a * 1e3:.1f} | {b * 1e3:.1f} | {b / a:.1f} |")
+        worst = max(rows, key=lambda r: r[2] / r[1])
+        ratio = worst[2] / worst[1]
+        print(f"\nworst ratio: {worst[0]} {ratio:.1f} (target <= {TARGET_LINEARITY:.0f})")
     for n in notes:
         print(f"note: {n}")
     return 0

@@ -744,7 +744,7 @@ class PassManager(OpPassManager):
             return False
         runner = _Runner(self, op, kctx, ir_ctx)
         start = time.perf_counter()
-        with _gc_frozen():
+        with _gc_paused():
             ok = runner.run_pm(self, op, [self.anchor_name])
         if self.timing is not None:
             self.timing.total += time.perf_counter() - start
@@ -777,32 +777,30 @@ class PassManager(OpPassManager):
                 lines.append(f"{pad}  (S) {value} {s.name} - {s.description}")
 
 
-_freeze_depth = 0
+_gc_depth = 0
 
 
 @contextlib.contextmanager
-def _gc_frozen() -> Any:
-    """Keep the IR that exists before a run out of the cyclic GC's full collections.
+def _gc_paused() -> Any:
+    """Pause the cyclic GC while a pipeline runs (as the parser does while it builds IR).
 
     Passes allocate in proportion to the IR; on CPython 3.11 that triggers full collections
-    that each traverse the whole (unchanged) module, making big runs quadratic-looking
-    (measured: 2 full collections cost 6.5 s of a 9 s CSE run on 100k ops). Frozen objects are
-    unfrozen afterwards, so garbage among them is still collected later.
+    that each traverse the whole, mostly unchanged module (measured: 2 full collections were
+    6.5 s of a 9 s CSE run on 100k ops). The garbage a run leaves (erased ops) is collected
+    normally once the GC resumes.
     """
-    global _freeze_depth
-    use = _freeze_depth > 0 or (gc.isenabled() and gc.get_freeze_count() == 0)
-    if not use:
-        yield
+    global _gc_depth
+    if _gc_depth == 0 and not gc.isenabled():
+        yield  # the caller manages the GC itself
         return
-    if _freeze_depth == 0:
-        gc.freeze()
-    _freeze_depth += 1
+    _gc_depth += 1
+    gc.disable()
     try:
         yield
     finally:
-        _freeze_depth -= 1
-        if _freeze_depth == 0:
-            gc.unfreeze()
+        _gc_depth -= 1
+        if _gc_depth == 0:
+            gc.enable()
 
 
 def _knob_context(knobs: Any) -> KnobContext:

@@ -13,7 +13,13 @@ from mlc.interfaces import call_like, callable_like
 from mlc.ir.attributes import CallSiteLoc, SymbolRefAttr
 from mlc.ir.core import Block, Operation, Region
 from mlc.ir.opdef import ReturnLike
-from mlc.ir.symbols import SymbolTable, get_symbol_name, get_symbol_uses, get_symbol_visibility
+from mlc.ir.symbols import (
+    SymbolTable,
+    get_symbol_name,
+    get_symbol_visibility,
+    symbol_refs_in,
+    walk_symbol_table,
+)
 from mlc.knobs import Bool
 from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 
@@ -219,11 +225,21 @@ class InlinerPass(Pass):
                 self._inline_into(
                     f, members, calls_in(f), resolve, bodies, sizes, inlined_callees, ctx
                 )
+        if not inlined_callees:
+            return
+        # Private callees nothing refers to any more go (one walk for all of them).
+        referenced: set[str] = set()
+        for nested in walk_symbol_table(op.regions):
+            attrs = nested._attrs
+            if attrs:
+                for value in attrs.values():
+                    for ref in symbol_refs_in(value):
+                        referenced.add(ref.root)
         for callee in inlined_callees:
             if callee.parent is None or get_symbol_visibility(callee) != "private":
                 continue
             name = get_symbol_name(callee)
-            if name is not None and not get_symbol_uses(op, name):
+            if name is not None and name not in referenced:
                 table.erase(callee)
                 self.num_erased += 1
 

@@ -140,7 +140,7 @@ class _ExpandAbsI(_conversion_pattern_base()):  # type: ignore[misc]
 
         (x,) = operands
         zero = rewriter.insert(ConstantOp.from_int(0, x.type)).results[0]  # type: ignore[attr-defined]
-        neg = rewriter.build(SubIOp, [zero, x]).results[0]  # type: ignore[attr-defined]
+        neg = rewriter.create(SubIOp, [zero, x]).results[0]  # type: ignore[attr-defined]
         is_neg = rewriter.insert(CmpIOp.get("slt", x, zero)).results[0]  # type: ignore[attr-defined]
         rewriter.replace_op_with_new(op, SelectOp, [is_neg, neg, x])  # type: ignore[attr-defined]
         return True

@@ -11,6 +11,7 @@ Only the standard library is imported at module level: `--version` answers at on
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from typing import IO, Any
 
@@ -319,8 +320,11 @@ def _main(argv: list[str]) -> int:
         if out is not sys.stdout:
             out.close()
     if not ok and out is not sys.stdout:
+        # Like LLVM's ToolOutputFile: drop a partial output, but only ever a regular file
+        # (never /dev/null or another device, which as root would really be deleted).
         try:
-            os.remove(args.output)
+            if stat.S_ISREG(os.stat(args.output).st_mode):
+                os.remove(args.output)
         except OSError:
             pass
     return EXIT_OK if ok else EXIT_FAILURE

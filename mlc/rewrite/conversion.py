@@ -127,7 +127,7 @@ def create_unrealized_cast(
 
     cls = default_context().get_op(CAST_OP_NAME)
     if cls is not None:
-        op = cls.create(list(inputs), [result_type], None, (), (), location)
+        op = cls.create(list(inputs), [result_type], None, (), (), location)  # flat create
     else:
         op = UnregisteredOp.create_named(
             CAST_OP_NAME, list(inputs), [result_type], location=location
@@ -327,14 +327,14 @@ class ConversionPatternRewriter(PatternRewriter):
                 arg.type = new_t
                 if not arg.has_uses():
                     continue
-                saved = self.insertion_point
+                saved = self.ip
                 self.set_insertion_point_to_start(block)
                 uses = list(arg.uses)
                 bridged = self._cast(converter.materialize_source, old_t, [arg], arg.location)
                 for use in uses:
                     use.set(bridged)
                     self.listener.notify_op_modified(use.owner)
-                self.restore_insertion_point(saved)
+                self.ip = saved
         return True
 
 
@@ -410,13 +410,12 @@ class _ConversionDriver(Listener):
             legal = self.target.legality(op)
             if legal:
                 continue
+            # MLIR's wording; like MLIR, the first failure (in pre-order) is the one reported.
             suffix = "" if self.full or legal is None else " that was explicitly marked illegal"
-            engine.emit(
-                Diagnostic(
-                    "error", f"failed to legalize operation '{op.name}'{suffix}", op.location
-                )
-            )
+            message = f"failed to legalize operation '{op.name}'{suffix}"
+            engine.emit(Diagnostic("error", message, op.location))
             ok = False
+            break
         # Materializations that ended up unused are dropped.
         for cast in list(self.rewriter.casts):
             if cast.parent is not None and not cast.has_uses():

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from mlc.interfaces import would_op_be_trivially_dead
+from mlc.ir.builder import InsertionPoint
 from mlc.ir.core import Block, Operation, OpResult, Region, Value
 from mlc.ir.opdef import ConstantLike
 from mlc.rewrite.pattern import FrozenPatternSet, Listener, PatternRewriter
@@ -253,12 +254,13 @@ class _Driver(Listener):
         self.erased: set[Operation] = set()
         self.result = GreedyResult()
         self.dirty_regions: set[Region] = set()
+        self.ahead: set[Operation] = set()
 
     # -- worklist -------------------------------------------------------------------------------
 
     def push(self, op: Operation) -> None:
         index = self.index
-        if op in index or op in self.erased:
+        if op in index or op in self.erased or op in self.ahead:
             return
         index[op] = len(self.worklist)
         self.worklist.append(op)
@@ -292,11 +294,17 @@ class _Driver(Listener):
             self._mark_cfg(op)
         self.result.num_erased += 1
         # Definers of its operands may become dead.
-        push = self.push
+        index = self.index
+        worklist = self.worklist
+        erased = self.erased
+        ahead = self.ahead
         for u in op._operands:
-            d = getattr(u.value, "op", None)
-            if d is not None:
-                push(d)
+            v = u.value
+            if type(v) is OpResult:
+                d = v.op
+                if d not in index and d not in erased and d not in ahead:
+                    index[d] = len(worklist)
+                    worklist.append(d)
 
     # -- fast paths for the driver's own changes (folds, constants, dead ops) -------------------
 
@@ -395,6 +403,11 @@ class _Driver(Listener):
         folder = self.folder
         fold_fns = _fold_fns
         changes = result.num_folds + result.num_rewrites
+        # Seed ops not visited yet are in `ahead`: pushing them is a no-op (the sweep will get
+        # there), so that, as with MLIR's all-ops-in-the-worklist start, no op is visited twice
+        # just because an earlier rewrite touched it.
+        ahead = self.ahead = set(seed)
+        discard = ahead.discard
         it = iter(seed)
         while True:
             if worklist:
@@ -406,6 +419,7 @@ class _Driver(Listener):
                 op = next(it, None)
                 if op is None:
                     return True
+                discard(op)
                 if op in erased:
                     continue
             if changes >= budget:
@@ -447,8 +461,7 @@ class _Driver(Listener):
                 pats = patterns.patterns_for(op)
             if pats:
                 for pat in pats:
-                    rewriter.ip_block = op.parent
-                    rewriter.ip_op = op
+                    rewriter.ip = InsertionPoint(op.parent, op)
                     if pat.rewrite(op, rewriter):
                         result.num_rewrites += 1
                         result.changed = True
@@ -473,17 +486,36 @@ class _Driver(Listener):
         folded = fn(op, attrs)
         if folded is None:
             return False
+        if len(results) == 1:
+            # The common case, without the list machinery.
+            if type(folded) is list or type(folded) is tuple:
+                if len(folded) != 1:
+                    return False
+                folded = folded[0]
+            r = results[0]
+            if folded is r:
+                self._folded_in_place(op)
+                return True
+            if isinstance(folded, Value):
+                self._replace(op, (folded,))
+                return True
+            block = self.folder.scope_block(op)
+            if block is None:
+                return False
+            v = self.folder.get_or_create_constant(
+                block, op.dialect_name, folded, r.type, op.location, self.rewriter
+            )
+            if v is None:
+                return False
+            self._replace(op, (v,))
+            return True
         if type(folded) is not list and type(folded) is not tuple:
-            folded = [folded]
+            return False
         if len(folded) != len(results):
             return False
         own = [f is r for f, r in zip(folded, results)]
         if all(own):
-            # Folded in place (operands or attributes updated): revisit it and its users.
-            self.notify_op_modified(op)
-            for r in results:
-                for user in r.users:
-                    self.push(user)
+            self._folded_in_place(op)
             return True
         if any(own):
             return False
@@ -513,6 +545,13 @@ class _Driver(Listener):
             values.append(v)
         self._replace(op, values)
         return True
+
+    def _folded_in_place(self, op: Operation) -> None:
+        """The op updated its own operands or attributes: revisit it and its users."""
+        self.notify_op_modified(op)
+        for r in op.results:
+            for user in r.users:
+                self.push(user)
 
     def _simplify_regions(self) -> bool:
         """Erase unreachable blocks of the regions whose control flow changed."""

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from mlc.ir.attributes import Attribute, Location, Type
+from mlc.ir.attributes import Location
+from mlc.ir.builder import Builder
 from mlc.ir.core import Block, IRError, Operation, Region, Value
 
 __all__ = ["RewritePattern", "Listener", "PatternRewriter", "FrozenPatternSet"]
@@ -92,55 +93,30 @@ class Listener:
 _NULL_LISTENER = Listener()
 
 
-class PatternRewriter:
-    """Builds and changes IR at an insertion point and tells its listener about every change.
+class PatternRewriter(Builder):
+    """A Builder that also replaces, erases, moves and modifies IR, telling its listener about
+    every change (the greedy driver keeps its worklist from these notifications).
 
-    Insertion point: before `ip_op` in `ip_block`, or at the block's end when `ip_op` is None.
+    `create(OpClass, operands, result_types=None, ...)` builds through `OpClass.build`
+    (inferred result types, grouped variadic operands) at the insertion point.
     """
 
-    __slots__ = ("ip_block", "ip_op", "listener")
+    __slots__ = ("listener",)
 
-    def __init__(self, listener: Listener | None = None) -> None:
-        self.ip_block: Block | None = None
-        self.ip_op: Operation | None = None
+    def __init__(self, listener: Listener | None = None, location: Location | None = None) -> None:
+        super().__init__(None, location)
         self.listener: Listener = listener if listener is not None else _NULL_LISTENER
 
-    # -- insertion point ------------------------------------------------------------------------
-
-    def set_insertion_point_before(self, op: Operation) -> None:
-        self.ip_block = op.parent
-        self.ip_op = op
-
-    def set_insertion_point_after(self, op: Operation) -> None:
-        self.ip_block = op.parent
-        self.ip_op = op.next
-
-    def set_insertion_point_to_start(self, block: Block) -> None:
-        self.ip_block = block
-        self.ip_op = block.first
-
-    def set_insertion_point_to_end(self, block: Block) -> None:
-        self.ip_block = block
-        self.ip_op = None
-
-    @property
-    def insertion_point(self) -> tuple[Block | None, Operation | None]:
-        return (self.ip_block, self.ip_op)
-
-    def restore_insertion_point(self, ip: tuple[Block | None, Operation | None]) -> None:
-        self.ip_block, self.ip_op = ip
-
-    # -- creating -------------------------------------------------------------------------------
-
     def insert(self, op: Operation) -> Operation:
-        """Insert detached `op` at the insertion point."""
-        block = self.ip_block
-        if block is None:
+        """Insert detached `op` at the insertion point and notify the listener."""
+        ip = self.ip
+        if ip is None:
             raise IRError("the rewriter has no insertion point")
-        if self.ip_op is None:
-            block.append(op)
+        anchor = ip.anchor
+        if anchor is None:
+            ip.block.append(op)
         else:
-            block.insert_before(op, self.ip_op)
+            ip.block.insert_before(op, anchor)
         self._notify_inserted(op)
         return op
 
@@ -153,28 +129,6 @@ class PatternRewriter:
             for region in op.regions:
                 for nested in region.walk(post_order=False):
                     listener.notify_op_inserted(nested)
-
-    def create(
-        self,
-        op_class: type[Operation],
-        operands: Sequence[Value] = (),
-        result_types: Sequence[Type] = (),
-        attributes: dict[str, Attribute] | None = None,
-        regions: Sequence[Region] | int = (),
-        successors: Sequence[Block] = (),
-        location: Location | None = None,
-    ) -> Operation:
-        """`op_class.create(...)` inserted at the insertion point."""
-        op = op_class.create(operands, result_types, attributes, regions, successors, location)
-        return self.insert(op)
-
-    def build(self, op_class: type[Any], *args: Any, **kwargs: Any) -> Operation:
-        """`op_class.build(...)` (per-definition groups, inferred types) inserted here."""
-        return self.insert(op_class.build(*args, **kwargs))
-
-    def clone(self, op: Operation, mapping: dict[Any, Any] | None = None) -> Operation:
-        """A deep copy of `op` inserted at the insertion point."""
-        return self.insert(op.clone(mapping))
 
     # -- replacing and erasing ------------------------------------------------------------------
 
@@ -210,9 +164,9 @@ class PatternRewriter:
     def replace_op_with_new(
         self, op: Operation, op_class: type[Operation], *args: Any, **kwargs: Any
     ) -> Operation:
-        """Create `op_class.build(*args, **kwargs)` before `op` and replace `op` with it."""
+        """`create(op_class, *args, **kwargs)` before `op`, replacing `op` with it."""
         self.set_insertion_point_before(op)
-        new = self.build(op_class, *args, **kwargs)
+        new = self.create(op_class, *args, **kwargs)
         self.replace_op(op, new.results)
         return new
 

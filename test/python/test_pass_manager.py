@@ -509,3 +509,39 @@ def test_list_option_defaults_are_tuples() -> None:
 
     assert P().xs == (1, 2)
     assert P(xs=[3]).xs == (3,)
+
+
+def test_ir_printing_api_after_change_and_module_scope() -> None:
+    import mlc
+
+    m = mlc.parse(
+        "func.func @a(%x: i32) -> i32 {\n  %c0 = arith.constant 0 : i32\n"
+        "  %0 = arith.addi %x, %c0 : i32\n  return %0 : i32\n}\n"
+        "func.func @b(%x: i32) -> i32 {\n  return %x : i32\n}\n"
+    )
+    out = io.StringIO()
+    pm = PassManager.parse("builtin.module(func.func(canonicalize,cse))")
+    pm.enable_ir_printing(after_change=True, out=out)
+    pm.run(m)
+    headers = [ln for ln in out.getvalue().splitlines() if ln.startswith("// -----//")]
+    assert headers == ["// -----// IR Dump After Canonicalize (canonicalize) //----- //"]
+    assert "func.func @a" in out.getvalue() and "func.func @b" not in out.getvalue()
+    out = io.StringIO()
+    pm = PassManager.parse("builtin.module(func.func(cse))")
+    pm.enable_ir_printing(before=["cse"], module_scope=True, out=out)
+    pm.run(m)
+    text = out.getvalue()
+    assert text.count("IR Dump Before CSE (cse)") == 2 and text.count("module {") == 2
+
+
+def test_run_pipeline_api() -> None:
+    import mlc
+    from mlc.pass_manager import PipelineError
+
+    m = mlc.parse("func.func private @dead() {\n  return\n}\n")
+    kctx = mlc.run_pipeline(m, "builtin.module(symbol-dce)")
+    assert kctx.space() == [] and "dead" not in str(m)
+    with pytest.raises(PipelineError):
+        mlc.run_pipeline(m, "builtin.module(nope)")
+    with pytest.raises(PassError):
+        mlc.run_pipeline(m, "test-pass-failure")

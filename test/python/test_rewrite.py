@@ -81,6 +81,7 @@ def test_rewriter_notifies_every_change() -> None:
     rw = PatternRewriter(rec)
     rw.set_insertion_point_before(ret)
     c = rw.create(ConstOp, (), [i32], {"value": A.IntegerAttr(5, i32)}).results[0]
+    assert rw.block is b.block
     rw.replace_op(n.op, [c])
     assert rec.events == ["insert tp.const", "replace tp.neg", "modify tp.ret", "erase tp.neg"]
     assert names(b.block) == ["tp.const", "tp.ret"] and ret.operand(0) is c
