@@ -75,6 +75,8 @@ class AttrParser:
         "filename",
         "line_offset",
         "_lines",
+        "_line_hint",
+        "_line_count",
         "_ascii",
         "ctx",
         "allow_unregistered",
@@ -106,6 +108,10 @@ class AttrParser:
         self.filename = filename
         self.line_offset = line_offset
         self._lines = line_starts(text)
+        # The line of the last op located: ops come in text order, so the next is on this line
+        # or the next one (checked before falling back to a binary search).
+        self._line_hint = 1
+        self._line_count = len(self._lines)
         self._ascii = text.isascii()
         self.ctx = ctx
         self.allow_unregistered = allow_unregistered

@@ -92,11 +92,37 @@ def _no_variadic(cls: type, kind: str) -> bool:
     return all(d.arity == D.SINGLE for _, d in defs)
 
 
+def _group_slice(cls: type, v: _Var) -> str | None:
+    """`self._operands[a:b]` / `self.results[a:b]` for a variadic group that is the only
+    variadic group of its kind (so its bounds need no segment sizes), else None."""
+    if v.kind == "operand":
+        defs, items, n_var = cls._operand_defs, "self._operands", cls._n_variadic_operands
+    elif v.kind == "result":
+        defs, items, n_var = cls._result_defs, "self.results", cls._n_variadic_results
+    else:
+        return None
+    if n_var != 1 or v.d.arity != D.VARIADIC:
+        return None
+    names = [n for n, _ in defs]
+    if v.name not in names:
+        return None
+    before = names.index(v.name)
+    after = len(names) - before - 1
+    if after:
+        return f"{items}[{before}:len({items}) - {after}]"
+    return f"{items}[{before}:]" if before else items
+
+
 def _value_expr(cls: type, v: _Var) -> str:
     """Printer-side expression for a variable's current value (tuple for variadic groups)."""
     if v.kind == "prop":
         return f"attrs.get({v.name!r})"
     if not _no_variadic(cls, v.kind):
+        group = _group_slice(cls, v)
+        if group is not None:
+            if v.kind == "operand":
+                return f"tuple([u.value for u in {group}])"
+            return f"tuple({group})"
         return f"self.{v.name}"
     if v.kind == "operand":
         return f"self._operands[{v.index}].value"
@@ -259,7 +285,10 @@ class _PrintGen:
     def var(self, v: _Var) -> None:
         expr = _value_expr(self.cls, v)
         if v.kind == "operand":
-            if v.variadic:
+            group = _group_slice(self.cls, v)
+            if group is not None:
+                self.text(f'", ".join([names[u.value] for u in {group}])')
+            elif v.variadic:
                 self.text(f'", ".join([names[x] for x in {expr}])')
             elif v.optional:
                 self.text(f'(names[{expr}] if {expr} is not None else "")')
@@ -319,6 +348,11 @@ class _PrintGen:
             if arg.kind == "operand":
                 return "[u.value.type for u in self._operands]"
             return "[r.type for r in self.results]"
+        group = _group_slice(self.cls, arg)
+        if group is not None:
+            if arg.kind == "operand":
+                return f"[u.value.type for u in {group}]"
+            return f"[r.type for r in {group}]"
         expr = _value_expr(self.cls, arg)
         if arg.variadic:
             return f"[x.type for x in {expr}]"
@@ -330,6 +364,10 @@ class _PrintGen:
         """Expression for comma-separated type text."""
         if type(arg) is _Var and arg.d.arity == D.SINGLE:
             return f"tstr[{_value_expr(self.cls, arg)}.type]"
+        group = _group_slice(self.cls, arg) if type(arg) is _Var else None
+        if group is not None:
+            item = "tstr[u.value.type] for u" if arg.kind == "operand" else "tstr[r.type] for r"
+            return f'", ".join([{item} in {group}])'
         return f'", ".join([tstr[t] for t in {self.type_list_expr(arg)}])'
 
     def custom(self, el: _Custom) -> None:
@@ -377,6 +415,9 @@ class _PrintGen:
             return f"{expr}" if v.variadic else f"{expr}.blocks"
         if v.d.arity == D.SINGLE:
             raise self.info.fail(f"anchor '${v.name}' is not optional or variadic")
+        group = _group_slice(self.cls, v)
+        if group is not None:
+            return group
         return expr if v.variadic else f"{expr} is not None"
 
     def optional(self, el: _Optional) -> None:
@@ -509,20 +550,33 @@ def _is_keyword(text: str) -> bool:
 class _ParseGen:
     """Emits `parse_asm`: parse in format order, then resolve operands and types in def order."""
 
-    __slots__ = ("info", "cls", "code", "qualified")
+    __slots__ = ("info", "cls", "code", "qualified", "fast", "st")
 
-    def __init__(self, info: _Info, code: _Code) -> None:
+    def __init__(self, info: _Info, code: _Code, fast: bool = False) -> None:
         self.info = info
         self.cls = info.cls
         self.code = code
         self.qualified = False
+        # fast: emit `_fast(cls, parser, loc) -> op` that reads tokens inline (the OpAsmParser
+        # method stays the fallback and raises the same errors) and keeps the state in locals.
+        self.fast = fast
+        self.st = "s_" if fast else "state."
 
     def fail(self, message: str) -> TypeError:
         return self.info.fail(message)
 
     def prologue(self) -> None:
         code = self.code
-        code.line("attrs = state.attributes")
+        if self.fast:
+            code.line("toks = parser.toks")
+            code.line("tcache = parser._type_cache")
+            code.line("attrs = {}")
+            code.line("s_operands = []")
+            code.line("s_result_types = []")
+            code.line("s_regions = []")
+            code.line("s_successors = []")
+        else:
+            code.line("attrs = state.attributes")
         for defs, prefix in (
             (self.cls._operand_defs, "u"), (self.cls._result_defs, None),
             (self.cls._region_defs, "r"), (self.cls._successor_defs, "b"),
@@ -544,7 +598,13 @@ class _ParseGen:
         if t is _Lit:
             text = el.text  # type: ignore[attr-defined]
             fn = "parse_keyword" if _is_keyword(text) else "parse_punct"
-            code.line(f"parser.{fn}({text!r})")
+            if self.fast:
+                code.line(f"if toks[parser.i] == {text!r}:")
+                code.line("    parser.i += 1")
+                code.line("else:")
+                code.line(f"    parser.{fn}({text!r})")
+            else:
+                code.line(f"parser.{fn}({text!r})")
         elif t is _Space:
             pass
         elif t is _Var:
@@ -567,7 +627,11 @@ class _ParseGen:
             self.assign_types(el.outs, "_ft.results")  # type: ignore[attr-defined]
         elif t is _AttrDict:
             kw = "_with_keyword" if el.keyword else ""  # type: ignore[attr-defined]
-            code.line(f"parser.parse_optional_attr_dict{kw}(attrs)")
+            if self.fast:
+                code.line(f"if toks[parser.i] == {'attributes' if kw else '{'!r}:")
+                code.line(f"    parser.parse_optional_attr_dict{kw}(attrs)")
+            else:
+                code.line(f"parser.parse_optional_attr_dict{kw}(attrs)")
         elif t is _PropDict:
             code.line("parser.parse_optional_prop_dict(attrs)")
         elif t is _Qualified:
@@ -586,7 +650,16 @@ class _ParseGen:
             fn = {D.SINGLE: "parse_operand", D.OPTIONAL: "parse_optional_operand"}.get(
                 v.d.arity, "parse_operand_list"
             )
-            code.line(f"u_{n} = parser.{fn}()")
+            if v.d.arity == D.SINGLE and self.inline_operands():
+                # A plain `%name` stays the token string, resolved inline with its index.
+                code.line(f"u_{n} = toks[parser.i]")
+                code.line(f"if u_{n}[:1] == '%' and '#' not in u_{n}:")
+                code.line(f"    p_{n} = parser.i")
+                code.line("    parser.i += 1")
+                code.line("else:")
+                code.line(f"    u_{n} = parser.parse_operand()")
+            else:
+                code.line(f"u_{n} = parser.{fn}()")
         elif v.kind == "prop":
             code.line(f"attrs[{n!r}] = {self.prop_parse(v)}")
         elif v.kind == "region":
@@ -619,7 +692,16 @@ class _ParseGen:
         fn = {D.SINGLE: "parser.parse_type()", D.OPTIONAL: "parser.parse_optional_type()"}.get(
             arg.d.arity, "_parse_types(parser)"
         )
-        code.line(f"t_{arg.name} = {fn}")
+        if self.fast and arg.d.arity == D.SINGLE:
+            # Types are uniqued: a cached token text is the type (as in `parse_type`).
+            code.line("_tok = toks[parser.i]")
+            code.line(f"t_{arg.name} = tcache[_tok] if _tok in tcache else None")
+            code.line(f"if t_{arg.name} is None:")
+            code.line(f"    t_{arg.name} = parser.parse_type()")
+            code.line("else:")
+            code.line("    parser.i += 1")
+        else:
+            code.line(f"t_{arg.name} = {fn}")
 
     def assign_types(self, arg: _Var | _All, expr: str) -> None:
         code = self.code
@@ -688,6 +770,11 @@ class _ParseGen:
         if t is _Lit:
             text = first.text  # type: ignore[attr-defined]
             fn = "parse_optional_keyword" if _is_keyword(text) else "parse_optional_punct"
+            if self.fast:  # both optional forms test the token text only
+                code.line(f"_f = toks[parser.i] == {text!r}")
+                code.line("if _f:")
+                code.line("    parser.i += 1")
+                return "_f"
             return f"parser.{fn}({text!r})"
         if t is _Var:
             v: _Var = first  # type: ignore[assignment]
@@ -761,6 +848,14 @@ class _ParseGen:
             return src_var if variadic else f"{src_var}[0]"
         return f"[{src_var}] * {count}" if variadic else src_var
 
+    def inline_operands(self) -> bool:
+        """Fast mode, with each operand resolved on its own (not as one flat list)."""
+        return (
+            self.fast
+            and not self.info.all_operand_types
+            and not any(type(e) is _All and e.kind == "operand" for e in self.info.flat)
+        )
+
     def def_of(self, name: str) -> D._Def:
         for defs in (self.cls._operand_defs, self.cls._result_defs):
             for n, d in defs:
@@ -789,19 +884,33 @@ class _ParseGen:
         if uses_all:
             flat = "u__all"
         if self.info.all_operand_types:
-            code.line(f"state.operands = parser.resolve_operands({flat}, t__operands)")
+            code.line(f"{self.st}operands = parser.resolve_operands({flat}, t__operands)")
         elif uses_all:
             if not defs:
-                code.line("state.operands = []")
+                code.line(f"{self.st}operands = []")
             else:
                 t = self.type_expr(defs[0][0], False, "1")
-                code.line(f"state.operands = parser.resolve_operands(u__all, [{t}] * len(u__all))")
+                code.line(f"{self.st}operands = parser.resolve_operands(u__all, [{t}] * len(u__all))")
         else:
-            code.line("ops = state.operands")
+            inline = self.inline_operands()
+            if inline and all(d.arity == D.SINGLE for _, d in defs):
+                # The common case: each value looked up inline, then one list display.
+                code.line("values = parser.values")
+                for name, _ in defs:
+                    self.resolve_inline(name)
+                code.line(f"s_operands = [{', '.join(f'o_{n}' for n, _ in defs)}]")
+                defs = ()
+            else:
+                code.line(f"ops = {self.st}operands")
+                if inline:
+                    code.line("values = parser.values")
             for name, d in defs:
                 t = self.type_expr(name, False, "1")
                 one = f"ops.append(parser.resolve_operand(u_{name}, {t}))"
-                if d.arity == D.SINGLE:
+                if d.arity == D.SINGLE and inline:
+                    self.resolve_inline(name)
+                    code.line(f"ops.append(o_{name})")
+                elif d.arity == D.SINGLE:
                     code.line(one)
                 elif d.arity == D.OPTIONAL:
                     code.line(f"if u_{name} is not None:")
@@ -812,6 +921,17 @@ class _ParseGen:
         if cls._n_variadic_operands > 1 and not uses_all:
             sizes = ", ".join(self.size_expr("u", n, d) for n, d in defs)
             code.line(f"attrs['operandSegmentSizes'] = _DenseArray(_i32, [{sizes}])")
+
+    def resolve_inline(self, name: str) -> None:
+        """`o_name` = the value of single operand `name` (`u_name` is its token when plain)."""
+        code = self.code
+        t = self.type_expr(name, False, "1")
+        code.line(f"if type(u_{name}) is str:")
+        code.line(f"    o_{name} = values[u_{name}] if u_{name} in values else None")
+        code.line(f"    if o_{name} is None or o_{name}.type is not {t}:")
+        code.line(f"        o_{name} = parser._resolve_key(u_{name}, {t}, parser.starts[p_{name}])")
+        code.line("else:")
+        code.line(f"    o_{name} = parser.resolve_operand(u_{name}, {t})")
 
     def flat_unresolved(self, name: str, d: D._Def) -> str:
         if d.arity == D.SINGLE:
@@ -830,38 +950,43 @@ class _ParseGen:
     def collect(self, kind: str, prefix: str, defs: tuple, field: str) -> None:
         code = self.code
         if any(type(e) is _All and e.kind == kind for e in self.info.flat):
-            code.line(f"state.{field} = list({prefix}__all)")
+            code.line(f"{self.st}{field} = list({prefix}__all)")
             return
         for name, d in defs:
             if d.arity == D.VARIADIC:
-                code.line(f"state.{field}.extend({prefix}_{name})")
+                code.line(f"{self.st}{field}.extend({prefix}_{name})")
             elif d.arity == D.OPTIONAL:
                 code.line(f"if {prefix}_{name} is not None:")
-                code.line(f"    state.{field}.append({prefix}_{name})")
+                code.line(f"    {self.st}{field}.append({prefix}_{name})")
             else:
-                code.line(f"state.{field}.append({prefix}_{name})")
+                code.line(f"{self.st}{field}.append({prefix}_{name})")
 
     def implicit_terminators(self) -> None:
         term = None
         for trait in self.cls._traits:
             term = getattr(trait, "terminator", None) or term
         if term is not None and self.cls._region_defs:
-            self.code.line("for _r in state.regions:")
-            self.code.line(f"    _ensure_terminator(parser, _r, {term!r}, state.location)")
+            self.code.line(f"for _r in {self.st}regions:")
+            loc = "loc" if self.fast else "state.location"
+            self.code.line(f"    _ensure_terminator(parser, _r, {term!r}, {loc})")
 
     def resolve_results(self) -> None:
         code = self.code
         cls = self.cls
         if self.info.infer_results:
             code.line(
-                "state.result_types = list(cls.infer_result_types("
-                "[v.type for v in state.operands], attrs, state.regions))"
+                f"{self.st}result_types = list(cls.infer_result_types("
+                f"[v.type for v in {self.st}operands], attrs, {self.st}regions))"
             )
             return
         if self.info.all_result_types:
-            code.line("state.result_types = list(t__results)")
+            code.line(f"{self.st}result_types = list(t__results)")
             return
-        code.line("res = state.result_types")
+        if self.fast and all(d.arity == D.SINGLE for _, d in cls._result_defs):
+            types = ", ".join(self.type_expr(n, False, "1") for n, _ in cls._result_defs)
+            code.line(f"s_result_types = [{types}]")
+            return
+        code.line(f"res = {self.st}result_types")
         for name, d in cls._result_defs:
             if d.arity == D.SINGLE:
                 code.line(f"res.append({self.type_expr(name, False, '1')})")
@@ -889,5 +1014,32 @@ def gen_parser(info: _Info) -> Callable[..., None]:
     source = "def _fn(cls, parser, state):\n" + "\n".join(code.lines) + "\n"
     fn = _exec(source, consts, info.cls.__name__)
     fn.__qualname__ = f"{info.cls.__name__}.parse_asm"
+    fn.__doc__ = source
+    fn._fast = gen_fast_parser(info)  # type: ignore[attr-defined]
+    return fn
+
+
+def gen_fast_parser(info: _Info) -> Callable[..., Any] | None:
+    """`_fast(cls, parser, loc) -> op`: `parse_asm` plus the op's creation, with tokens read
+    inline where the common case allows (the `parser` methods remain the fallback, so errors
+    are the same); None when a `custom<...>` directive needs an `OperationState`."""
+    if any(type(e) is _Custom for e in info.flat):
+        return None
+    consts: dict[str, Any] = {
+        "_parse_types": _parse_types, "_parse_regions": _parse_regions,
+        "_parse_successors": _parse_successors, "_ensure_terminator": _ensure_terminator,
+        "_UNIT": A.UnitAttr(), "_DenseArray": A.DenseArrayAttr, "_i32": A.i32,
+    }  # fmt: skip
+    code = _Code(consts)
+    gen = _ParseGen(info, code, fast=True)
+    gen.prologue()
+    gen.elements(info.elements)
+    gen.epilogue()
+    code.line("if toks[parser.i] == 'loc':")
+    code.line("    loc = parser.parse_optional_location()")
+    code.line("return cls.create(s_operands, s_result_types, attrs, s_regions, s_successors, loc)")
+    source = "def _fn(cls, parser, loc):\n" + "\n".join(code.lines) + "\n"
+    fn = _exec(source, consts, info.cls.__name__ + " (fast)")
+    fn.__qualname__ = f"{info.cls.__name__}._parse_fast"
     fn.__doc__ = source
     return fn

@@ -241,14 +241,29 @@ class Parser(AttrParser):
         # As in MLIR, an op is located at its name (not at its results).
         name_pos = self.starts[self.i]
         lines = self._lines
-        line = bisect_right(lines, name_pos)
+        line = self._line_hint
+        if lines[line - 1] <= name_pos:
+            if line < self._line_count and lines[line] <= name_pos:
+                line += 1
+                if line < self._line_count and lines[line] <= name_pos:
+                    line = bisect_right(lines, name_pos)
+        else:
+            line = bisect_right(lines, name_pos)
+        self._line_hint = line
         col = name_pos - lines[line - 1] + 1 if self._ascii else self.byte_column(line, name_pos)
         loc = _FileLineColLoc(self.filename, line + self.line_offset, col)
         c = tok[:1]
         if c == '"':
             op = self._parse_generic_op(tok, loc)
         elif "a" <= c <= "z" or "A" <= c <= "Z" or c == "_":
-            op = self._parse_custom_op(tok, loc)
+            custom = self._custom_ops
+            entry = custom[tok] if tok in custom else None
+            if entry is not None and entry[2] is not None:
+                self._region_dialect = entry[1]
+                self.i += 1
+                op = entry[2](entry[0], self, loc)
+            else:
+                op = self._parse_custom_op(tok, loc)
         else:
             raise self.expected("expected operation name in quotes")
         if results is not None:
@@ -347,7 +362,15 @@ class Parser(AttrParser):
         attrs: dict[str, A.Attribute] | None = None
         prop_names: frozenset[str] | None = None
         if tok == "<":
-            attrs = self._parse_generic_props()
+            if toks[self.i + 1] == "{":  # inline `_parse_generic_props` for the common case
+                self.i += 1
+                attrs = self.parse_attr_dict_memo()
+                if toks[self.i] == ">":
+                    self.i += 1
+                else:
+                    self.expect(">", "expected '>' to close properties")
+            else:
+                attrs = self._parse_generic_props()
             if cls is None:
                 prop_names = frozenset(attrs)
             tok = toks[self.i]
@@ -360,9 +383,17 @@ class Parser(AttrParser):
             tok = toks[self.i]
         if tok != ":":
             raise self.expected("expected ':' followed by operation type")
-        self.i += 1
-        type_pos = self.starts[self.i]
-        inputs, outputs = self._parse_op_function_type()
+        self.i = i = self.i + 1
+        type_pos = self.starts[i]
+        # `_parse_op_function_type`, inlined for a memoized signature.
+        text = self.text
+        eol = text.find("\n", type_pos)
+        sig = self._sig_cache.get(text[type_pos:eol] if eol >= 0 else text[type_pos:])
+        if sig is not None:
+            inputs, outputs, n = sig
+            self.i = i + n
+        else:
+            inputs, outputs = self._parse_op_function_type()
         if len(inputs) != len(uses):
             raise self.error(
                 f"expected {len(uses)} operand type{'s' if len(uses) != 1 else ''} "
@@ -388,7 +419,9 @@ class Parser(AttrParser):
     def _op_name_value(self, tok: str) -> str:
         value = self.string_value(tok)
         if type(value) is not str:
-            raise self.error("invalid operation name")
+            # Not UTF-8: keep the bytes as surrogate escapes, the form raw bytes in a file decode
+            # to, so `"f\FF.op"` and the raw byte name the same op (and print the same).
+            value = value.decode("utf-8", "surrogateescape")
         return value
 
     def _parse_generic_props(self) -> dict[str, A.Attribute]:
@@ -480,7 +513,7 @@ class Parser(AttrParser):
         except ImportError:
             return None
 
-    def _custom_op_class(self, name: str) -> tuple[type[Operation], str]:
+    def _custom_op_class(self, name: str) -> tuple[type[Operation], str, Any]:
         """The op class for custom op `name` and the default dialect inside its regions."""
         dd = self.default_dialect
         if "." in name:
@@ -505,15 +538,19 @@ class Parser(AttrParser):
         dd = getattr(cls, "default_dialect", None) or ""
         if not isinstance(dd, str):
             raise self.error(f"op class of '{name}' has an invalid default_dialect")
-        entry = self._custom_ops[name] = (cls, dd)
+        # Format-generated ops also have a fast path that parses and creates the op in one call.
+        fast = getattr(getattr(cls.parse_asm, "__func__", None), "_fast", None)
+        entry = self._custom_ops[name] = (cls, dd, fast)
         return entry
 
     def _parse_custom_op(self, name: str, loc: A.Location) -> Operation:
         try:
-            cls, self._region_dialect = self._custom_ops[name]
+            cls, self._region_dialect, fast = self._custom_ops[name]
         except KeyError:
-            cls, self._region_dialect = self._custom_op_class(name)
+            cls, self._region_dialect, fast = self._custom_op_class(name)
         self.i += 1
+        if fast is not None:
+            return fast(cls, self, loc)
         state = OperationState(cls, loc)
         cls.parse_asm(self, state)  # type: ignore[attr-defined]
         if self.toks[self.i] == "loc":

@@ -519,6 +519,19 @@ def test_generic_operation_parts() -> None:
     assert len(op.regions) == 2 and not op.regions[1].blocks
 
 
+def test_non_utf8_generic_op_name_round_trips() -> None:
+    # A raw 0xFF byte (read with surrogateescape) and its printed escape `\FF` name the same op,
+    # so print -> parse is a fixpoint.
+    raw = b'"f\xff.op"() : () -> ()'.decode("utf-8", "surrogateescape")
+    escaped = '"f\\FF.op"() : () -> ()'
+    for text in (raw, escaped):
+        m = mlc.parse(text, allow_unregistered=True)
+        assert top_ops(m)[0].name == "f\udcff.op"
+        printed = str(m)
+        assert '"f\\FF.op"() : () -> ()' in printed
+        assert str(mlc.parse(printed, allow_unregistered=True)) == printed
+
+
 def test_result_groups_and_uses() -> None:
     m = parse(
         '%0:3 = "t.multi"() : () -> (i32, f32, index)\n'
