@@ -506,34 +506,27 @@ def gen_printer(info: _Info) -> Callable[..., None]:
 # The parser generator
 
 
-def _parse_types(parser: Any) -> list[A.Type]:
-    first = parser.parse_optional_type()
+def _parse_optional_list(parser: Any, optional: Callable[[], Any], required: Callable[[], Any]) -> list[Any]:  # noqa: E501
+    """A possibly empty comma-separated list: `optional()` for the first item, then `required()`."""
+    first = optional()
     if first is None:
         return []
-    types = [first]
+    items = [first]
     while parser.parse_optional_punct(","):
-        types.append(parser.parse_type())
-    return types
+        items.append(required())
+    return items
+
+
+def _parse_types(parser: Any) -> list[A.Type]:
+    return _parse_optional_list(parser, parser.parse_optional_type, parser.parse_type)
 
 
 def _parse_regions(parser: Any) -> list[Any]:
-    first = parser.parse_optional_region()
-    if first is None:
-        return []
-    regions = [first]
-    while parser.parse_optional_punct(","):
-        regions.append(parser.parse_region())
-    return regions
+    return _parse_optional_list(parser, parser.parse_optional_region, parser.parse_region)
 
 
 def _parse_successors(parser: Any) -> list[Any]:
-    first = parser.parse_optional_successor()
-    if first is None:
-        return []
-    blocks = [first]
-    while parser.parse_optional_punct(","):
-        blocks.append(parser.parse_successor())
-    return blocks
+    return _parse_optional_list(parser, parser.parse_optional_successor, parser.parse_successor)
 
 
 def _ensure_terminator(parser: Any, region: Any, name: str, location: Any) -> None:
