@@ -438,30 +438,25 @@ def _load(pkg: str, ref: str) -> Any:
     return getattr(importlib.import_module(module), cls_name)
 
 
-def get_pass_class(name: str) -> type[Pass] | None:
-    cls = _registered_passes.get(name)
+def _lookup(name: str, cache: dict[str, Any], table_name: str) -> Any:
+    """The class registered as `name`: from `cache`, else loaded from a `table_name` table."""
+    cls = cache.get(name)
     if cls is not None:
         return cls
-    for pkg, table in _tables("PASSES"):
+    for pkg, table in _tables(table_name):
         ref = table.get(name)
         if ref is not None:
-            cls = _load(pkg, ref)
-            _registered_passes[name] = cls
+            cls = cache[name] = _load(pkg, ref)
             return cls
     return None
+
+
+def get_pass_class(name: str) -> type[Pass] | None:
+    return _lookup(name, _registered_passes, "PASSES")
 
 
 def get_pipeline(name: str) -> type[PassPipeline] | None:
-    cls = _registered_pipelines.get(name)
-    if cls is not None:
-        return cls
-    for pkg, table in _tables("PIPELINES"):
-        ref = table.get(name)
-        if ref is not None:
-            cls = _load(pkg, ref)
-            _registered_pipelines[name] = cls
-            return cls
-    return None
+    return _lookup(name, _registered_pipelines, "PIPELINES")
 
 
 def registered_pass_names() -> list[str]:
