@@ -81,7 +81,7 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     if name in {"ir", "syntax", "dialects", "passes", "lowering", "tools"} or name in {
-        "knobs", "pass_manager", "rewrite", "interfaces"
+        "knobs", "pass_manager", "rewrite", "interfaces", "interp"
     }:
         return importlib.import_module(f"mlc.{name}")
     raise AttributeError(f"module 'mlc' has no attribute '{name}'")

@@ -15,6 +15,12 @@ BUILTIN_DIALECT_MODULES: dict[str, str] = {
     "func": "mlc.dialects.func",
     "arith": "mlc.dialects.arith",
     "math": "mlc.dialects.math",
+    "graph": "mlc.dialects.graph",
+    "tensor": "mlc.dialects.tensor",
+    "affine": "mlc.dialects.affine",
+    "memref": "mlc.dialects.memref",
+    "vector": "mlc.dialects.vector",
+    "llvm": "mlc.dialects.llvm",
 }
 
 
