@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv demo test bench lint clean
+.PHONY: venv demo test bench lint docs clean
 
 venv: $(STAMP)
 
@@ -37,6 +37,10 @@ test: venv
 
 bench: venv
 	$(BIN)/python bench/ir_throughput.py
+
+# Regenerate the dialect reference pages (docs/dialects/) from the op definitions.
+docs: venv
+	$(BIN)/python -m mlc.docgen docs/dialects
 
 lint:
 	@RUFF=$$(command -v $(BIN)/ruff || command -v ruff || true); \
