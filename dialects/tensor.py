@@ -275,6 +275,16 @@ def _verify_reshape(
             f"expected collapsed rank ({collapsed.rank}) to equal the number of reassociation "
             f"maps ({len(groups)})."
         )
+    if not groups:
+        # To/from rank 0: every expanded dimension is a unit one (checked when static).
+        if expanded.has_static_shape():
+            n = 1
+            for d in expanded.shape:
+                n *= d
+            if n != 1:
+                raise op.error(f"number of elements must be preserved: {n} != 1")
+        _check_reshape_element_type(op, expanded, collapsed)
+        return groups
     nxt = 0
     for i, g in enumerate(groups):
         if not g or g != list(range(nxt, nxt + len(g))):
@@ -302,16 +312,20 @@ def _verify_reshape(
             raise op.error(
                 f"expected dimension {i} of collapsed type to be static value of {product}"
             )
-    if expanded.element_type is not collapsed.element_type:
-        which = "collapsed" if type(op) is CollapseShapeOp else "expanded"
-        got = collapsed if which == "collapsed" else expanded
-        want = (
-            collapsed.clone_with(element_type=expanded.element_type)
-            if which == "collapsed"
-            else expanded.clone_with(element_type=collapsed.element_type)
-        )
-        raise op.error(f"expected {which} type to be '{want}', but got '{got}'")
+    _check_reshape_element_type(op, expanded, collapsed)
     return groups
+
+
+def _check_reshape_element_type(
+    op: Any, expanded: A.RankedTensorType, collapsed: A.RankedTensorType
+) -> None:
+    if expanded.element_type is collapsed.element_type:
+        return
+    if type(op) is CollapseShapeOp:
+        want = collapsed.clone_with(element_type=expanded.element_type)
+        raise op.error(f"expected collapsed type to be '{want}', but got '{collapsed}'")
+    want = expanded.clone_with(element_type=collapsed.element_type)
+    raise op.error(f"expected expanded type to be '{want}', but got '{expanded}'")
 
 
 def _fold_reshape_pair(op: Any, inverse: type) -> Value | None:
@@ -1014,7 +1028,6 @@ class ExpandShapeOp(Op):
 
     def verify_op(self) -> None:
         res_t = self.result.type
-        _verify_reshape(self, res_t, self.src.type)
         static = self.static_output_shape.values
         if len(static) != res_t.rank:
             raise self.error(
@@ -1025,13 +1038,10 @@ class ExpandShapeOp(Op):
         if n_dyn != res_t.num_dynamic_dims():
             raise _dynamic_count_error(self, n_dyn, res_t.num_dynamic_dims())
         for i, (s, d) in enumerate(zip(static, res_t.shape)):
-            if s != DYNAMIC_INDEX and s != d:
+            # With the operand count checked, this also ties the sentinels to the operands.
+            if s != to_static_entry(d):
                 raise self.error(f"invalid output shape provided at pos {i}")
-        if static.count(DYNAMIC_INDEX) != n_dyn:
-            raise self.error(
-                "expected the number of 'output_shape' operands to match the number of dynamic "
-                f"entries in 'static_output_shape' ({n_dyn} vs {static.count(DYNAMIC_INDEX)})"
-            )
+        _verify_reshape(self, res_t, self.src.type)
 
     def reassociation_indices(self) -> list[list[int]]:
         """The groups as lists of result dimensions."""
