@@ -234,7 +234,9 @@ class BaseInterpreter:
         """Run a `func.func` on already-checked argument values; its returned values."""
         body = func.regions[0]
         if not body.blocks:
-            raise unsupported(func, f"call to the external function @{func.get_attr('sym_name').value}")  # type: ignore[union-attr]  # noqa: E501
+            raise unsupported(
+                func, f"call to the external function @{func.get_attr('sym_name').value}"
+            )  # type: ignore[union-attr]  # noqa: E501
         if len(body.blocks) != 1:
             raise unsupported(func, "with several blocks")
         saved = self.env
@@ -244,7 +246,9 @@ class BaseInterpreter:
         finally:
             self.env = saved
 
-    def run_block(self, block: Block, args: Sequence[Any], terminators: tuple[str, ...]) -> list[Any]:
+    def run_block(
+        self, block: Block, args: Sequence[Any], terminators: tuple[str, ...]
+    ) -> list[Any]:
         """Execute `block` with its arguments bound to `args`; the terminator's operand values.
 
         The block must end in one of the `terminators` (op names).

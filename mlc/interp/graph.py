@@ -219,9 +219,7 @@ def conv2d(
     n, c, _, _ = x.shape
     o, cg, kh, kw = w.shape
     if groups < 1 or c != groups * cg or o % groups:
-        raise ValueError(
-            f"conv2d channels do not match: C={c}, filter {w.shape}, groups={groups}"
-        )
+        raise ValueError(f"conv2d channels do not match: C={c}, filter {w.shape}, groups={groups}")
     win = _windows(_pad_hw(_wide(x), pads, 0.0), (kh, kw), strides, dilations)
     _, _, oh, ow, _, _ = win.shape
     win = win.reshape(n, groups, cg, oh, ow, kh, kw)

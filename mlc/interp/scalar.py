@@ -413,9 +413,9 @@ _MATH_UNARY = {
     "math.cosh": np.cosh, "math.erf": _erf, "math.erfc": _erfc, "math.exp": np.exp,
     "math.exp2": np.exp2, "math.expm1": np.expm1, "math.floor": np.floor, "math.log": np.log,
     "math.log10": np.log10, "math.log1p": np.log1p, "math.log2": np.log2,
-    "math.round": _round_half_away, "math.roundeven": np.rint, "math.rsqrt": _rsqrt, "math.sin": np.sin,
-    "math.sinh": np.sinh, "math.sqrt": np.sqrt, "math.tan": np.tan, "math.tanh": np.tanh,
-    "math.trunc": np.trunc,
+    "math.round": _round_half_away, "math.roundeven": np.rint, "math.rsqrt": _rsqrt,
+    "math.sin": np.sin, "math.sinh": np.sinh, "math.sqrt": np.sqrt, "math.tan": np.tan,
+    "math.tanh": np.tanh, "math.trunc": np.trunc,
 }  # fmt: skip
 _MATH_BINARY = {"math.atan2": np.arctan2, "math.copysign": np.copysign, "math.powf": np.power}
 
@@ -433,6 +433,29 @@ def _count_bits(u: Any, w: int, what: str) -> Any:
     return w - seen.sum(axis=-1)
 
 
+def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    c = x * 134217729.0  # 2**27 + 1
+    hi = c - (c - x)
+    return hi, x - hi
+
+
+def _fma64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    p = a * b
+    if not np.all(np.isfinite(p)):
+        return np.where(np.isfinite(p), _fma64_finite(a, b, c, p), p + c)
+    return _fma64_finite(a, b, c, p)
+
+
+def _fma64_finite(a: np.ndarray, b: np.ndarray, c: np.ndarray, p: np.ndarray) -> np.ndarray:
+    ahi, alo = _split(a)
+    bhi, blo = _split(b)
+    e = ((ahi * bhi - p) + ahi * blo + alo * bhi) + alo * blo  # p + e == a * b exactly
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)  # s + t == p + c exactly
+    return s + (t + e)
+
+
 class MathHandlers:
     """Handlers of the math dialect."""
 
@@ -446,12 +469,13 @@ class MathHandlers:
 
     @handles("math.fma")
     def _fma(self, op: Operation, a: Any, b: Any, c: Any) -> Any:
-        # Fused: one rounding. Exact in double for f16/f32 products; f64 keeps NumPy's two roundings.
+        # One rounding: f16/f32 products are exact in double. For f64 the product is made
+        # exact with Dekker's split and added with a compensated sum (faithful rounding).
         dtype = dtype_of(op.results[0].type)
-        if dtype == np.float64:
-            return np.asarray(a * b + c).astype(dtype)
-        wide = np.asarray(a).astype(np.float64) * np.asarray(b).astype(np.float64) + c
-        return np.asarray(wide).astype(dtype)
+        if dtype != np.float64:
+            wide = np.asarray(a).astype(np.float64) * np.asarray(b).astype(np.float64) + c
+            return np.asarray(wide).astype(dtype)
+        return np.asarray(_fma64(np.asarray(a), np.asarray(b), np.asarray(c)))
 
     @handles("math.fpowi")
     def _fpowi(self, op: Operation, x: Any, n: Any) -> Any:
@@ -497,4 +521,3 @@ class MathHandlers:
             return np.isfinite(x)
         a = np.abs(x)
         return np.isfinite(a) & (a >= np.finfo(np.asarray(x).dtype).tiny)
-

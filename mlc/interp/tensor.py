@@ -279,9 +279,8 @@ class TensorHandlers:
         (shape,) = _mixed(op, ("static_output_shape",), dyn)
         for k, g in enumerate(_groups(op)):
             if math.prod(shape[i] for i in g) != src.shape[k]:
-                raise op_error(
-                    op, f"output sizes {[shape[i] for i in g]} do not expand dim {k} ({src.shape[k]})"
-                )
+                sizes = [shape[i] for i in g]
+                raise op_error(op, f"output sizes {sizes} do not expand dim {k} ({src.shape[k]})")
         return src.reshape(shape)
 
     @handles("tensor.pad")
