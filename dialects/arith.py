@@ -129,6 +129,60 @@ OVERFLOW_NONE = IntegerOverflowFlagsAttr(0)
 
 
 # ---------------------------------------------------------------------------------------------
+# AtomicRMWKind: MLIR's I64EnumAttr, stored as an `i64` IntegerAttr holding the case's value
+# (affine.parallel's `reductions = [0, 12]`). MLIR has no `#arith.atomic_rmw_kind<...>` syntax.
+
+ATOMIC_RMW_KINDS = (
+    "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu",
+    "minimumf", "minnumf", "mins", "minu", "mulf", "muli", "ori", "xori",
+)  # fmt: skip
+_FLOAT_RMW_KINDS = frozenset(("addf", "maximumf", "maxnumf", "minimumf", "minnumf", "mulf"))
+
+
+class AtomicRMWKindAttr:
+    """The kinds of atomic read-modify-write (and reduction) operations, as MLIR stores them:
+    an `i64` IntegerAttr whose value is the case's index in ATOMIC_RMW_KINDS."""
+
+    __slots__ = ()
+    cases = ATOMIC_RMW_KINDS
+
+    @staticmethod
+    def get(kind: str) -> A.IntegerAttr:
+        """The attribute of case `kind` ("addf", ...); ValueError for an unknown kind."""
+        try:
+            return A.IntegerAttr(ATOMIC_RMW_KINDS.index(kind), A.i64)
+        except ValueError:
+            raise ValueError(f"unknown atomic RMW kind '{kind}'") from None
+
+    @staticmethod
+    def name_of(attr: A.Attribute) -> str | None:
+        """The case name an attribute holds, or None when it holds no valid case."""
+        if type(attr) is not A.IntegerAttr or not 0 <= attr.value < len(ATOMIC_RMW_KINDS):
+            return None
+        return ATOMIC_RMW_KINDS[attr.value]
+
+
+def atomic_rmw_kind_matches(attr: A.Attribute, t: A.Type) -> bool:
+    """Whether a reduction of kind `attr` applies to values of type `t` (MLIR's rule: float
+    kinds need a float, integer kinds an integer, maxs/mins not unsigned, maxu/minu not
+    signed, assign anything)."""
+    kind = AtomicRMWKindAttr.name_of(attr)
+    if kind is None:
+        return False
+    if kind == "assign":
+        return True
+    if kind in _FLOAT_RMW_KINDS:
+        return type(t) is A.FloatType
+    if type(t) is not A.IntegerType:
+        return False
+    if kind in ("maxs", "mins"):
+        return t.signedness != A.UNSIGNED
+    if kind in ("maxu", "minu"):
+        return t.signedness != A.SIGNED
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
 # ---------------------------------------------------------------------------------------------
 # Constraints (MLIR's descriptions) and their custom-syntax hints
 
