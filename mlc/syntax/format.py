@@ -362,7 +362,9 @@ def _walk(elements: list[_El]) -> list[_El]:
         elif type(el) is _TypeOf:
             out.append(el.arg)
         elif type(el) is _FuncType:
-            out.extend([el.ins, el.outs])
+            # `operands`/`results` inside a type directive name types, not values: leave them
+            # out, so that they do not count as the `operands` value directive.
+            out.extend([a for a in (el.ins, el.outs) if type(a) is not _All])
     return out
 
 
