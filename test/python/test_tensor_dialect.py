@@ -1,0 +1,444 @@
+"""The tensor dialect: builders and type inference, tensor.generic's loop queries, folders and
+canonicalization, memory effects, docstrings, and interop with MLIR (iree-opt) both ways."""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from mlc.dialects import tensor as T
+
+import mlc
+from mlc.interfaces import is_memory_effect_free, is_pure, would_op_be_trivially_dead
+from mlc.ir import attributes as A
+from mlc.ir.affine import AffineMap, dim
+from mlc.ir.context import BUILTIN_DIALECT_MODULES, Context
+from mlc.ir.core import Block, Operation, Region
+from mlc.rewrite import FrozenPatternSet, GreedyRewriteConfig, apply_patterns_greedily
+
+ROOT = Path(__file__).resolve().parents[2]
+REF = ROOT / "test" / "interop" / "mlir_generic"
+IREE_OPT = shutil.which("iree-opt")
+needs_iree_opt = pytest.mark.skipif(IREE_OPT is None, reason="iree-opt is not installed")
+
+F32 = A.f32
+
+
+def tensor(*shape: int, et: A.Type = F32) -> A.RankedTensorType:
+    return A.RankedTensorType(shape, et)
+
+
+def parse_func(body: str, args: str = "", results: str = "") -> Operation:
+    ret = f" -> ({results})" if results else ""
+    module = mlc.parse(f"func.func @f({args}){ret} {{\n{body}\n}}\n")
+    module.verify()
+    return module.regions[0].blocks[0].first  # type: ignore[return-value]
+
+
+def ops_of(func_op: Operation) -> list[Operation]:
+    return list(func_op.regions[0].blocks[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers, builders and type inference
+
+
+def test_infer_extract_slice_type_and_rank_reduction() -> None:
+    src = tensor(8, A.DYNAMIC)
+    t = T.infer_extract_slice_type(src, [4, T.DYNAMIC_INDEX])
+    assert t is tensor(4, A.DYNAMIC)
+    assert T.rank_reduction_mask((1, 4, 1), (4,)) == [0, 2]
+    assert T.rank_reduction_mask((1, 1, 4), (1, 4)) == [1]
+    assert T.rank_reduction_mask((4, 4), (4,)) is None
+    assert T.rank_reduction_mask((2, 3), (3, 2)) is None
+
+
+def test_extract_slice_build_infers_the_result_type() -> None:
+    block = Block([tensor(8, 16)])
+    src = block.arguments[0]
+    attrs = {
+        "static_offsets": T.i64_array([0, 2]),
+        "static_sizes": T.i64_array([4, 4]),
+        "static_strides": T.i64_array([1, 1]),
+    }
+    op = T.ExtractSliceOp.build([src, [], [], []], attributes=attrs)
+    assert op.result.type is tensor(4, 4)
+    assert op.get_attr("operandSegmentSizes") is A.DenseArrayAttr(A.i32, [1, 0, 0, 0])
+    block.append(op)
+    op.verify()
+    assert "[0, 2] [4, 4] [1, 1] : tensor<8x16xf32> to tensor<4x4xf32>" in str(op)
+
+
+def test_dynamic_entries_use_mlir_sentinel() -> None:
+    f = parse_func(
+        "%0 = tensor.extract_slice %t[%i, 0] [4, %i] [1, 1] : tensor<8x8xf32> to tensor<4x?xf32>\n"
+        "return",
+        "%t: tensor<8x8xf32>, %i: index",
+    )
+    op = ops_of(f)[0]
+    assert op.static_offsets.values == (-(2**63), 0)
+    assert op.static_sizes.values == (4, -(2**63))
+    assert op.dropped_dims() == []
+    assert "array<i64: -9223372036854775808, 0>" in op.print(generic=True)
+
+
+def test_dynamic_index_list_error_is_located() -> None:
+    with pytest.raises(mlc.ParseError) as e:
+        mlc.parse(
+            "func.func @f(%t: tensor<8xf32>) {\n"
+            "  %0 = tensor.extract_slice %t[x] [4] [1] : tensor<8xf32> to tensor<4xf32>\n"
+            "  return\n}\n"
+        )
+    assert "expected SSA value or integer" in str(e.value)
+    assert ":2:" in e.value.render()
+
+
+def test_dim_infers_index_and_extract_infers_element_type() -> None:
+    assert T.DimOp.infer_result_types([tensor(4), A.index], {}) == [A.index]
+    assert T.ExtractOp.infer_result_types([tensor(4, et=A.i8), A.index], {}) == [A.i8]
+
+
+def test_cast_compatibility() -> None:
+    assert T.cast_compatible(tensor(4, A.DYNAMIC), tensor(A.DYNAMIC, 3))
+    assert T.cast_compatible(tensor(4), A.UnrankedTensorType(F32))
+    assert not T.cast_compatible(tensor(4), tensor(5))
+    assert not T.cast_compatible(tensor(4), tensor(4, 1))
+    assert not T.cast_compatible(tensor(4), tensor(4, et=A.f64))
+
+
+def test_pad_result_type_inference() -> None:
+    t = T.PadOp.infer_result_type(tensor(4, A.DYNAMIC), [1, 2], [0, T.DYNAMIC_INDEX])
+    assert t is tensor(5, A.DYNAMIC)
+    assert T.PadOp.infer_result_type(tensor(4, 4), [1], [0, 0]) is None
+
+
+def test_pad_padding_value() -> None:
+    f = parse_func(
+        "%0 = tensor.pad %t low[1] high[1] {\n^bb0(%i: index):\n  tensor.yield %c : f32\n}"
+        " : tensor<4xf32> to tensor<6xf32>\nreturn",
+        "%t: tensor<4xf32>, %c: f32",
+    )
+    pad = ops_of(f)[0]
+    assert pad.padding_value() is f.regions[0].blocks[0].arguments[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# tensor.generic
+
+
+MATVEC = """
+%0 = tensor.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                      affine_map<(d0, d1) -> (d1)>,
+                                      affine_map<(d0, d1) -> (d0)>],
+                     iterator_types = ["parallel", "reduction"]}
+    ins(%a, %x : tensor<?x8xf32>, tensor<?xf32>) outs(%y : tensor<4xf32>) {
+^bb0(%in: f32, %in_0: f32, %out: f32):
+  %1 = arith.mulf %in, %in_0 : f32
+  %2 = arith.addf %1, %out : f32
+  tensor.yield %2 : f32
+} -> tensor<4xf32>
+return
+"""
+
+
+def test_generic_loop_queries() -> None:
+    f = parse_func(MATVEC, "%a: tensor<?x8xf32>, %x: tensor<?xf32>, %y: tensor<4xf32>")
+    g = ops_of(f)[0]
+    assert isinstance(g, T.GenericOp)
+    assert g.num_loops == 2
+    assert g.loop_sizes() == [4, 8]
+    # Static sources are preferred: d0 from the output (operand 2), d1 from %a's dim 1.
+    assert g.shape_to_loops() == [(2, 0), (0, 1)]
+    assert [g.is_reduction(d) for d in range(2)] == [False, True]
+    assert g.iterator_kinds() == ["parallel", "reduction"]
+    assert g.input_maps() == [
+        AffineMap(2, 0, [dim(0), dim(1)]),
+        AffineMap(2, 0, [dim(1)]),
+    ]
+    assert g.output_maps() == [AffineMap(2, 0, [dim(0)])]
+    assert len(g.inputs) == 2 and len(g.outputs) == 1
+    assert [a.type for a in g.body.arguments] == [F32, F32, F32]
+    assert type(g.body.last) is T.YieldOp
+
+
+def test_generic_dynamic_loop_size() -> None:
+    f = parse_func(
+        MATVEC.replace("tensor<4xf32>", "tensor<?xf32>"),
+        "%a: tensor<?x8xf32>, %x: tensor<?xf32>, %y: tensor<?xf32>",
+    )
+    g = ops_of(f)[0]
+    assert g.loop_sizes() == [A.DYNAMIC, 8]
+    assert g.shape_to_loops()[0] == (0, 0)
+
+
+def test_generic_builds_and_prints_custom_form() -> None:
+    block = Block([tensor(4), tensor(4)])
+    a, o = block.arguments
+    ident = A.AffineMapAttr(AffineMap(1, 0, [dim(0)]))
+    body = Block([F32, F32])
+    body.append(T.YieldOp.build([[body.arguments[0]]]))
+    g = T.GenericOp.build(
+        [[a], [o]],
+        [[tensor(4)]],
+        {
+            "indexing_maps": A.ArrayAttr([ident, ident]),
+            "iterator_types": A.ArrayAttr([A.StringAttr("parallel")]),
+        },
+        regions=[Region([body])],
+    )
+    block.append(g)
+    g.verify()
+    text = str(g)
+    assert 'iterator_types = ["parallel"]' in text
+    assert " : tensor<4xf32>) outs(" in text and text.endswith("} -> tensor<4xf32>")
+    assert "^bb0(%in: f32, %out: f32):" in text
+    generic = g.print(generic=True)
+    assert "operandSegmentSizes = array<i32: 1, 1>" in generic
+
+
+def test_generic_reports_inconsistent_loop_sizes_at_the_op() -> None:
+    text = """func.func @f(%a: tensor<4xf32>, %o: tensor<5xf32>) {
+  %0 = tensor.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+      ins(%a : tensor<4xf32>) outs(%o : tensor<5xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    tensor.yield %in : f32
+  } -> tensor<5xf32>
+  return
+}
+"""
+    module = mlc.parse(text)
+    with pytest.raises(mlc.VerifyError) as e:
+        module.verify()
+    message = e.value.render()
+    assert (
+        "loop d0 has inconsistent sizes: 4 from operand #0 dim 0 and 5 from operand #1" in message
+    )
+    assert ":2:8" in message
+
+
+# ---------------------------------------------------------------------------------------------
+# Folding and canonicalization (a context with only the dialects these tests use)
+
+
+def canonicalize(body: str, args: str, results: str) -> str:
+    ctx = Context({k: BUILTIN_DIALECT_MODULES[k] for k in ("builtin", "func", "arith", "tensor")})
+    f = parse_func(body, args, results)
+    patterns = FrozenPatternSet.canonicalization(ctx)
+    apply_patterns_greedily(f, patterns, GreedyRewriteConfig(), ctx=ctx)
+    f.verify()
+    return str(f)
+
+
+def test_dim_folds_static_dims_and_empty_sizes() -> None:
+    out = canonicalize(
+        "%c0 = arith.constant 0 : index\n%c1 = arith.constant 1 : index\n"
+        "%e = tensor.empty(%n) : tensor<4x?xf32>\n"
+        "%0 = tensor.dim %e, %c0 : tensor<4x?xf32>\n%1 = tensor.dim %e, %c1 : tensor<4x?xf32>\n"
+        "return %0, %1 : index, index",
+        "%n: index",
+        "index, index",
+    )
+    assert "tensor." not in out
+    assert "arith.constant 4 : index" in out
+    assert "return %c4, %arg0" in out
+
+
+def test_empty_constant_sizes_fold_into_the_type() -> None:
+    out = canonicalize(
+        "%c4 = arith.constant 4 : index\n%0 = tensor.empty(%c4, %n) : tensor<?x?xf32>\n"
+        "return %0 : tensor<?x?xf32>",
+        "%n: index",
+        "tensor<?x?xf32>",
+    )
+    assert "tensor.empty(%arg0) : tensor<4x?xf32>" in out
+    assert "tensor.cast %0 : tensor<4x?xf32> to tensor<?x?xf32>" in out
+
+
+def test_identity_ops_fold_to_their_source() -> None:
+    out = canonicalize(
+        "%0 = tensor.cast %t : tensor<4x8xf32> to tensor<4x8xf32>\n"
+        "%1 = tensor.extract_slice %0[0, 0] [4, 8] [1, 1] : tensor<4x8xf32> to tensor<4x8xf32>\n"
+        "%2 = tensor.insert_slice %1 into %t[0, 0] [4, 8] [1, 1]"
+        " : tensor<4x8xf32> into tensor<4x8xf32>\n"
+        "%3 = tensor.collapse_shape %2 [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>\n"
+        "%4 = tensor.expand_shape %3 [[0, 1]] output_shape [4, 8]"
+        " : tensor<32xf32> into tensor<4x8xf32>\n"
+        "%5 = tensor.pad %4 low[0, 0] high[0, 0] {\n^bb0(%i: index, %j: index):\n"
+        "  tensor.yield %c : f32\n} : tensor<4x8xf32> to tensor<4x8xf32>\n"
+        "return %5 : tensor<4x8xf32>",
+        "%t: tensor<4x8xf32>, %c: f32",
+        "tensor<4x8xf32>",
+    )
+    assert "tensor." not in out
+    assert "return %arg0 : tensor<4x8xf32>" in out
+
+
+def test_partial_slices_and_nofold_pads_stay() -> None:
+    out = canonicalize(
+        "%0 = tensor.extract_slice %t[0, 1] [4, 7] [1, 1] : tensor<4x8xf32> to tensor<4x7xf32>\n"
+        "%1 = tensor.pad %t nofold low[0, 0] high[0, 0] {\n^bb0(%i: index, %j: index):\n"
+        "  tensor.yield %c : f32\n} : tensor<4x8xf32> to tensor<4x8xf32>\n"
+        "return %0, %1 : tensor<4x7xf32>, tensor<4x8xf32>",
+        "%t: tensor<4x8xf32>, %c: f32",
+        "tensor<4x7xf32>, tensor<4x8xf32>",
+    )
+    assert "tensor.extract_slice" in out and "tensor.pad" in out
+
+
+def test_splat_and_extract_fold_to_constants() -> None:
+    out = canonicalize(
+        "%c = arith.constant 2 : i32\n%s = tensor.splat %c : tensor<2x2xi32>\n"
+        "%d = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>\n"
+        "%c1 = arith.constant 1 : index\n%c0 = arith.constant 0 : index\n"
+        "%0 = tensor.extract %d[%c1, %c0] : tensor<2x2xi32>\n"
+        "%v = tensor.splat %x : tensor<3xf32>\n%1 = tensor.extract %v[%i] : tensor<3xf32>\n"
+        "return %s, %0, %1 : tensor<2x2xi32>, i32, f32",
+        "%x: f32, %i: index",
+        "tensor<2x2xi32>, i32, f32",
+    )
+    assert "arith.constant dense<2> : tensor<2x2xi32>" in out
+    assert "arith.constant 3 : i32" in out
+    assert "tensor." not in out
+    assert "return %cst, %c3_i32, %arg0" in out
+
+
+# ---------------------------------------------------------------------------------------------
+# Effects and documentation
+
+
+def test_all_ops_are_pure() -> None:
+    f = parse_func(MATVEC, "%a: tensor<?x8xf32>, %x: tensor<?xf32>, %y: tensor<4xf32>")
+    g = ops_of(f)[0]
+    assert is_pure(g) and would_op_be_trivially_dead(g)
+    module = mlc.parse((REF / "tensor.mlir").read_text())
+    seen = set()
+    for op in module.walk():
+        if op.name.startswith("tensor."):
+            seen.add(op.name)
+            assert is_memory_effect_free(op), op.name
+            assert op.name == "tensor.yield" or would_op_be_trivially_dead(op), op.name
+    assert len(seen) == 12
+
+
+def test_every_op_has_a_summary_and_an_example() -> None:
+    for name, cls in T.DIALECT.ops.items():
+        assert cls.summary and cls.summary.endswith("."), name
+        doc = cls.__doc__ or ""
+        example = [line for line in doc.splitlines() if line.startswith("        ")]
+        assert any(name in line for line in example), name
+
+
+# ---------------------------------------------------------------------------------------------
+# Interop with MLIR
+
+
+def iree_opt(text: str, *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [IREE_OPT, *flags, "-"],  # type: ignore[list-item]
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@functools.cache
+def mlir_normal(text: str) -> str:
+    proc = iree_opt(text, "--mlir-print-op-generic", "--mlir-print-local-scope")
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+@pytest.mark.parametrize("name", ["tensor.generic.mlir", "tensor.custom.mlir"])
+def test_mlir_prints_read_and_print_back_identically(name: str) -> None:
+    """MLIR's stored prints parse and verify in mlc; mlc prints them exactly as MLIR did."""
+    module = mlc.parse((REF / name).read_text(), filename=name)
+    module.verify()
+    expected = (REF / "tensor.generic.mlir").read_text().rstrip("\n")
+    assert module.print(generic=True).rstrip("\n") == expected
+    assert module.print().rstrip("\n") == (REF / "tensor.custom.mlir").read_text().rstrip("\n")
+
+
+def _mlir_subset_of_ops_mlir() -> str:
+    """The functions of the lit round-trip test without tensor.generic (MLIR has no such op)."""
+    text = (ROOT / "test" / "lit" / "dialects" / "tensor" / "ops.mlir").read_text()
+    return text.split("#id = ")[0]
+
+
+@needs_iree_opt
+@pytest.mark.parametrize("source", ["interop", "lit"])
+@pytest.mark.parametrize("generic", [False, True], ids=["custom", "generic"])
+def test_mlc_prints_are_the_same_module_in_mlir(source: str, generic: bool) -> None:
+    text = (REF / "tensor.mlir").read_text() if source == "interop" else _mlir_subset_of_ops_mlir()
+    module = mlc.parse(text)
+    module.verify()
+    assert "tensor." in text
+    assert mlir_normal(module.print(generic=generic)) == mlir_normal(text)
+
+
+# Invalid IR that both MLIR and mlc reject, with the message both give.
+REJECTED = [
+    (
+        "%0 = tensor.empty(%d) : tensor<4xf32>",
+        "incorrect number of dynamic sizes, has 1, expected 0",
+    ),
+    ("%0 = tensor.cast %t : tensor<4x4xf32> to tensor<5x4xf32>", "are cast incompatible"),
+    (
+        "%0 = tensor.extract_slice %t[0, 0] [4, 4] [1, 1] : tensor<4x4xf32> to tensor<4x5xf32>",
+        "expected type to be 'tensor<4x4xf32>' or a rank-reduced version. (size mismatch)",
+    ),
+    (
+        "%0 = tensor.extract_slice %t[3, 0] [2, 4] [1, 1] : tensor<4x4xf32> to tensor<2x4xf32>",
+        "slice along dimension 0 runs out-of-bounds: 4 >= 4",
+    ),
+    (
+        "%0 = tensor.collapse_shape %t [[0, 1]] : tensor<4x4xf32> into tensor<15xf32>",
+        "expected dimension 0 of collapsed type to be static value of 16",
+    ),
+    (
+        "%0 = tensor.collapse_shape %t [[1], [0]] : tensor<4x4xf32> into tensor<4x4xf32>",
+        "expected reassociation map #0 to be valid and contiguous.",
+    ),
+    (
+        "%0 = tensor.expand_shape %t [[0, 1], [2]] output_shape [2, 2, 5] "
+        ": tensor<4x4xf32> into tensor<2x2x5xf32>",
+        "expected dimension 1 of collapsed type to be static value of 5",
+    ),
+    (
+        "%0 = tensor.pad %t low[1, 0] high[1, 0] {\n^bb0(%i: index, %j: index):\n"
+        "  tensor.yield %c : f32\n} : tensor<4x4xf32> to tensor<6x5xf32>",
+        "specified type 'tensor<6x5xf32>' does not match the inferred type 'tensor<6x4xf32>'",
+    ),
+    (
+        "%0 = tensor.splat %c : tensor<?xf32>",
+        "incorrect number of dynamic sizes, has 0, expected 1",
+    ),
+]
+
+
+def _rejected_text(body: str) -> str:
+    return "func.func @f(%t: tensor<4x4xf32>, %d: index, %c: f32) {\n" + body + "\n  return\n}\n"
+
+
+@pytest.mark.parametrize("body,message", REJECTED)
+def test_mlc_rejects_with_mlir_message(body: str, message: str) -> None:
+    module = mlc.parse(_rejected_text(body))
+    with pytest.raises(mlc.VerifyError) as e:
+        module.verify()
+    assert message in e.value.render()
+    assert ":2:" in e.value.render()
+
+
+@needs_iree_opt
+def test_mlir_rejects_the_same_ir_with_the_same_messages() -> None:
+    """One iree-opt run checks every REJECTED case (split input, MLIR's diagnostics verifier)."""
+    chunks = []
+    for body, message in REJECTED:
+        text = _rejected_text(f"// expected-error@+1 {{{{{message}}}}}\n{body}")
+        chunks.append(text)
+    proc = iree_opt("\n// -----\n".join(chunks), "--split-input-file", "--verify-diagnostics")
+    assert proc.returncode == 0, proc.stderr
