@@ -32,6 +32,7 @@ from mlc.ir.opdef import (
     IsolatedFromAbove,
     Op,
     Pure,
+    RecursiveMemoryEffects,
     ReturnLike,
     SameOperandsAndResultType,
     SingleBlock,
@@ -964,7 +965,7 @@ class FusedOp(GraphOp):
     """
 
     name = "graph.fused"
-    traits = (IsolatedFromAbove, SingleBlock)
+    traits = (IsolatedFromAbove, SingleBlock, RecursiveMemoryEffects)
     inputs = var_operand(GraphTensor)
     results_ = var_result(GraphTensor)
     body = region()
