@@ -10,10 +10,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mlc.dialects.llvm_ops_arith import VALUE_OPS, ConstantOp
-from mlc.dialects.llvm_ops_arith import ICMP_PREDICATES, FCMP_PREDICATES  # noqa: F401
-from mlc.dialects.llvm_ops_arith import LLVMAnyType, LLVMInt, LLVMPtr, LLVMI1Like
-from mlc.dialects.llvm_ops_arith import LLVMIntLike, LLVMPtrLike, parse_index_list, print_index_list
+from mlc.dialects.llvm_ops_arith import (  # noqa: F401
+    FCMP_PREDICATES,
+    ICMP_PREDICATES,
+    VALUE_OPS,
+    ConstantOp,
+    LLVMAnyType,
+    LLVMI1Like,
+    LLVMInt,
+    LLVMIntLike,
+    LLVMPtr,
+    LLVMPtrLike,
+    parse_index_list,
+    print_index_list,
+)
+from mlc.dialects.llvm_ops_memory import MEMORY_OPS
 from mlc.dialects.llvm_types import (
     ATTRIBUTES,
     CCONV_C,
@@ -27,7 +38,6 @@ from mlc.dialects.llvm_types import (
     LLVMArrayType,
     LLVMFunctionType,
     LLVMPointerType,
-    LLVMStructType,
     LLVMVoidType,
     TailCallKindAttr,
     is_compatible_type,
@@ -37,14 +47,9 @@ from mlc.dialects.llvm_types import (
 )
 
 from mlc.interfaces import (
-    ALLOCATE,
-    READ,
-    WRITE,
     BranchOpInterface,
     CallableOpInterface,
     CallOpInterface,
-    EffectInstance,
-    MemoryEffectsOpInterface,
 )
 from mlc.ir import attributes as A
 from mlc.ir.context import Dialect
@@ -71,10 +76,10 @@ from mlc.ir.opdef import (
     operand,
     opt_operand,
     opt_prop,
+    opt_result,
     prop,
     region,
     result,
-    opt_result,
     successor,
     var_operand,
     var_successor,
@@ -112,11 +117,6 @@ ZERO_I32 = A.IntegerAttr(0, A.i32)
 # Enum properties stored as integers (MLIR prints their case index in generic form).
 VISIBILITIES = ("default", "hidden", "protected")
 UNNAMED_ADDRS = ("", "local_unnamed_addr", "unnamed_addr")
-ORDERINGS = (
-    "not_atomic", "unordered", "monotonic", "", "acquire", "release", "acq_rel", "seq_cst",
-)  # fmt: skip
-GEP_INBOUNDS, GEP_NUSW, GEP_NUW = 1, 2, 4
-GEP_DYNAMIC_INDEX = -(2**31)  # rawConstantIndices sentinel: the index is the next dynamic operand
 
 
 def _parse_enum_keyword(parser: Any, names: Sequence[str]) -> int | None:
@@ -158,8 +158,10 @@ def _parse_succ(parser: Any) -> tuple[Block, list[Value]]:
 
 
 class LLVMFuncOp(Op, CallableOpInterface):
-    """An LLVM function: a symbol with an `!llvm.func` type, linkage, calling convention and a
-    body (none for an external declaration).
+    """An LLVM function with an `!llvm.func` signature, and a body unless it is a declaration.
+
+    The symbol also carries its linkage, visibility, calling convention and (for a
+    definition) a body region.
 
     Argument attributes (`llvm.noalias`, `llvm.align = 16 : i64` ...) follow each argument;
     linkage, visibility, `unnamed_addr` and the calling convention are keywords before the
@@ -409,8 +411,9 @@ def _enclosing_func(op: Operation) -> Operation | None:
 
 
 class ReturnOp(Op):
-    """Return from an `llvm.func` (or yield a global's initializer value): no operand for a
-    void function, else one operand of the function's result type.
+    """Return from an `llvm.func`, or yield the value of a global's initializer.
+
+    A void function returns no operand; otherwise one operand of the function's result type.
 
         llvm.return %0 : f32
     """
@@ -444,7 +447,7 @@ class ReturnOp(Op):
 class UnreachableOp(Op):
     """Marks code that is never reached (LLVM IR's `unreachable`).
 
-        llvm.unreachable
+    llvm.unreachable
     """
 
     name = "llvm.unreachable"
@@ -460,7 +463,7 @@ class CallOp(Op, CallOpInterface, SymbolUserOpInterface):
     and result types (a void function gives no result). Calls have unknown memory effects.
 
         %0 = llvm.call @f(%a) : (!llvm.ptr) -> f32
-        %1 = llvm.call @printf(%fmt, %x) vararg(!llvm.func<i32 (ptr, ...)>) : (!llvm.ptr, i32) -> i32
+        %1 = llvm.call @printf(%s, %x) vararg(!llvm.func<i32 (ptr, ...)>) : (!llvm.ptr, i32) -> i32
         %2 = llvm.call %fp(%a) : !llvm.ptr, (i32) -> i32
     """
 
@@ -468,8 +471,10 @@ class CallOp(Op, CallOpInterface, SymbolUserOpInterface):
     traits = (AttrSizedOperandSegments,)
     callee = opt_prop(FlatSymbolRefAttrC)
     var_callee_type = opt_prop(
-        Constraint(lambda a: type(a) is A.TypeAttr and type(a.value) is LLVMFunctionType,
-                   "type attribute of LLVM function type")  # fmt: skip
+        Constraint(
+            lambda a: type(a) is A.TypeAttr and type(a.value) is LLVMFunctionType,
+            "type attribute of LLVM function type",
+        )  # fmt: skip
     )
     CConv = prop(CConvC, default=CCONV_C)  # noqa: N815
     TailCallKind = prop(TailCallKindC, default=TAILCALL_NONE)  # noqa: N815
@@ -493,9 +498,7 @@ class CallOp(Op, CallOpInterface, SymbolUserOpInterface):
     )  # fmt: skip
 
     @classmethod
-    def build_call(
-        cls, callee: str, args: Sequence[Value], func_type: LLVMFunctionType
-    ) -> CallOp:
+    def build_call(cls, callee: str, args: Sequence[Value], func_type: LLVMFunctionType) -> CallOp:
         """A direct call of `@callee` whose signature is `func_type`."""
         attrs: dict[str, A.Attribute] = {
             "callee": A.SymbolRefAttr(callee),
@@ -642,7 +645,7 @@ class CallOp(Op, CallOpInterface, SymbolUserOpInterface):
 class BrOp(Op, BranchOpInterface):
     """Unconditional branch, forwarding operands to the successor's arguments.
 
-        llvm.br ^bb1(%x : i64)
+    llvm.br ^bb1(%x : i64)
     """
 
     name = "llvm.br"
@@ -662,13 +665,15 @@ class BrOp(Op, BranchOpInterface):
 class CondBrOp(Op, BranchOpInterface):
     """Conditional branch on an i1, with operands for each successor and optional weights.
 
-        llvm.cond_br %c weights([90, 10]), ^bb1, ^bb2(%y : f32)
+    llvm.cond_br %c weights([90, 10]), ^bb1, ^bb2(%y : f32)
     """
 
     name = "llvm.cond_br"
     traits = (Pure, Terminator, AttrSizedOperandSegments)
     condition = operand(
-        format_constraint(Constraint(lambda t: t is A.i1, "1-bit signless integer"), buildable_type=A.i1)
+        format_constraint(
+            Constraint(lambda t: t is A.i1, "1-bit signless integer"), buildable_type=A.i1
+        )
     )
     trueDestOperands = var_operand(LLVMAnyType)  # noqa: N815
     falseDestOperands = var_operand(LLVMAnyType)  # noqa: N815
@@ -704,10 +709,10 @@ class CondBrOp(Op, BranchOpInterface):
 class SwitchOp(Op, BranchOpInterface):
     """Multi-way branch on an integer: a default successor and one successor per case value.
 
-        llvm.switch %v : i32, ^bb1 [
-          1: ^bb2,
-          2: ^bb3(%x : i64)
-        ]
+    llvm.switch %v : i32, ^bb1 [
+      1: ^bb2,
+      2: ^bb3(%x : i64)
+    ]
     """
 
     name = "llvm.switch"
@@ -716,8 +721,12 @@ class SwitchOp(Op, BranchOpInterface):
     defaultOperands = var_operand(LLVMAnyType)  # noqa: N815
     caseOperands = var_operand(LLVMAnyType)  # noqa: N815
     case_values = opt_prop(
-        Constraint(lambda a: type(a) is A.DenseElementsAttr and A.is_integer_like(A.element_type_of(a.type)),
-                   "integer elements attribute")  # fmt: skip
+        Constraint(
+            lambda a: (
+                type(a) is A.DenseElementsAttr and A.is_integer_like(A.element_type_of(a.type))
+            ),
+            "integer elements attribute",
+        )  # fmt: skip
     )
     case_operand_segments = prop(DenseI32ArrayAttr)
     branch_weights = opt_prop(DenseI32ArrayAttr)
@@ -783,7 +792,9 @@ class SwitchOp(Op, BranchOpInterface):
             p.print_new_line()
             p._indent -= 2
             p.write(f"{value}: ")
-            _print_succ(p, self.successors[i + 1], [u.value for u in self.successor_operands(i + 1)])
+            _print_succ(
+                p, self.successors[i + 1], [u.value for u in self.successor_operands(i + 1)]
+            )
         p.print_new_line()
         p.write("]")
         p.print_attr_dict(
@@ -795,7 +806,10 @@ class SwitchOp(Op, BranchOpInterface):
         cases = self._case_values()
         n = len(self.successors) - 1
         if len(cases) != n:
-            raise self.error(f"expects number of case values to match number of case destinations: {len(cases)} vs {n}")  # noqa: E501
+            raise self.error(
+                "expects number of case values to match number of case destinations: "
+                f"{len(cases)} vs {n}"
+            )  # noqa: E501
         cv = self.get_attr("case_values")
         if cv is not None and A.element_type_of(cv.type) is not self.value.type:  # type: ignore[attr-defined]
             raise self.error("expects case values to have the type of the switch value")
@@ -807,7 +821,10 @@ class SwitchOp(Op, BranchOpInterface):
             raise self.error("case operand segments do not add up to the case operands")
         w = self.get_attr("branch_weights")
         if w is not None and len(w.values) != n + 1:  # type: ignore[attr-defined]
-            raise self.error(f"expects number of branch weights to match number of successors: {len(w.values)} vs {n + 1}")  # type: ignore[attr-defined]  # noqa: E501
+            raise self.error(
+                "expects number of branch weights to match number of successors: "
+                f"{len(w.values)} vs {n + 1}"
+            )  # type: ignore[attr-defined]  # noqa: E501
         groups = [[u.value for u in self.successor_operands(i)] for i in range(n + 1)]
         _verify_successor_operands(self, groups)
 
@@ -820,12 +837,14 @@ TLS_MODES = ("", "thread_local")
 
 
 class GlobalOp(Op):
-    """A global variable or constant: a type, linkage, and an initial value given by an
-    attribute or computed by an initializer region ending in `llvm.return`.
+    """A global variable or constant of an LLVM type, with linkage and an optional initializer.
+
+    The initial value is given by an attribute or computed by an initializer region ending
+    in `llvm.return`.
 
     A string value initializes an `!llvm.array<N x i8>` (its type may then be omitted).
 
-        llvm.mlir.global internal constant @g(dense<1.0> : tensor<4xf32>) {addr_space = 0 : i32} : !llvm.array<4 x f32>
+        llvm.mlir.global internal constant @g(dense<1.0> : tensor<4xf32>) : !llvm.array<4 x f32>
         llvm.mlir.global external @ext() {addr_space = 0 : i32} : i64
     """
 
@@ -925,7 +944,9 @@ class GlobalOp(Op):
         attrs = self._attrs or _EMPTY
         t = self.type
         if not is_valid_element_type(t):
-            raise self.error(f"expects type to be a valid element type for an LLVM global, got {_q(t)}")  # noqa: E501
+            raise self.error(
+                f"expects type to be a valid element type for an LLVM global, got {_q(t)}"
+            )  # noqa: E501
         tls = attrs.get("tls_mode", ZERO_I64).value  # type: ignore[attr-defined]
         if tls not in (0, 1):
             raise self.error(f"not supported: thread-local mode {tls}")
@@ -941,7 +962,8 @@ class GlobalOp(Op):
             last = body.blocks[-1].last
             if type(last) is ReturnOp and last.arg is not None and last.arg.type is not t:
                 raise self.error(
-                    f"initializer region type {_q(last.arg.type)} does not match global type {_q(t)}"
+                    f"initializer region type {_q(last.arg.type)} does not match global type "
+                    f"{_q(t)}"
                 )
 
 
@@ -953,7 +975,7 @@ def _string_type(value: A.StringAttr) -> A.Type:
 class AddressOfOp(Op, SymbolUserOpInterface):
     """The address of a global or function, as a pointer value.
 
-        %0 = llvm.mlir.addressof @g : !llvm.ptr
+    %0 = llvm.mlir.addressof @g : !llvm.ptr
     """
 
     name = "llvm.mlir.addressof"
@@ -973,374 +995,9 @@ class AddressOfOp(Op, SymbolUserOpInterface):
         if type(sym) is GlobalOp:
             space = sym.get_attr("addr_space").value  # type: ignore[union-attr]
             if space != self.res.type.address_space:
-                raise self.error("pointer address space must match address space of the referenced global")  # noqa: E501
-
-
-# ---------------------------------------------------------------------------------------------
-# Memory
-
-
-class AllocaOp(Op, MemoryEffectsOpInterface):
-    """Stack allocation of `arraySize` elements of `elem_type`; yields a pointer.
-
-        %0 = llvm.alloca %n x f32 {alignment = 16 : i64} : (i64) -> !llvm.ptr
-    """
-
-    name = "llvm.alloca"
-    arraySize = operand(LLVMInt)  # noqa: N815
-    alignment = opt_prop(I64Attr)
-    elem_type = prop(TypeAttrC)
-    inalloca = opt_prop(UnitAttrC)
-    res = result(LLVMPtr)
-    format = "(`inalloca` $inalloca^)? $arraySize `x` $elem_type attr-dict `:` functional-type($arraySize, results)"  # noqa: E501
-    llvm_opcode = "alloca"
-
-    def get_effects(self) -> list[EffectInstance]:
-        return [EffectInstance(ALLOCATE, self.res, "AutomaticAllocationScope")]
-
-    def verify_op(self) -> None:
-        t = self.get_attr("elem_type").value  # type: ignore[union-attr]
-        if not is_valid_element_type(t):
-            raise self.error(f"expected a sized element type, got {_q(t)}")
-
-
-def _parse_memory_tail(parser: Any, attrs: dict[str, A.Attribute], is_load: bool) -> None:
-    """`[atomic [syncscope("s")] ordering] [invariant] [invariant_group] [<alignment = N,
-    nontemporal>]` after the operands of a load/store."""
-    if parser.parse_optional_keyword("atomic"):
-        if parser.parse_optional_keyword("syncscope"):
-            parser.parse_punct("(")
-            attrs["syncscope"] = A.StringAttr(parser.parse_string())
-            parser.parse_punct(")")
-        o = _parse_enum_keyword(parser, ORDERINGS)
-        if o is None:
-            raise parser.error("expected an atomic ordering keyword")
-        attrs["ordering"] = A.IntegerAttr(o, A.i64)
-    if is_load and parser.parse_optional_keyword("invariant"):
-        attrs["invariant"] = A.UnitAttr()
-    if parser.parse_optional_keyword("invariant_group"):
-        attrs["invariantGroup"] = A.UnitAttr()
-    if parser.parse_optional_punct("<"):
-        while True:
-            pos = parser.pos()
-            key = parser.parse_keyword()
-            if key == "alignment":
-                parser.parse_punct("=")
-                attrs["alignment"] = A.IntegerAttr(parser.parse_integer(), A.i64)
-            elif key == "nontemporal":
-                attrs["nontemporal"] = A.UnitAttr()
-            else:
-                raise parser.error(f"not supported: '{key}' in llvm memory access properties", pos)
-            if not parser.parse_optional_punct(","):
-                break
-        parser.parse_punct(">")
-    parser.parse_optional_attr_dict(attrs)
-
-
-def _print_memory_tail(p: Any, op: Operation, is_load: bool) -> None:
-    attrs = op._attrs or _EMPTY
-    o = attrs.get("ordering")
-    if o is not None and o.value:  # type: ignore[attr-defined]
-        p.write(" atomic")
-        s = attrs.get("syncscope")
-        if s is not None:
-            p.write(" syncscope(")
-            p.print_string(s.value)  # type: ignore[attr-defined]
-            p.write(")")
-        p.write(" " + ORDERINGS[o.value])  # type: ignore[attr-defined]
-    if is_load and "invariant" in attrs:
-        p.write(" invariant")
-    if "invariantGroup" in attrs:
-        p.write(" invariant_group")
-    inner = []
-    if "alignment" in attrs:
-        inner.append(f"alignment = {attrs['alignment'].value}")  # type: ignore[attr-defined]
-    if "nontemporal" in attrs:
-        inner.append("nontemporal")
-    if inner:
-        p.write(" <" + ", ".join(inner) + ">")
-    p.print_attr_dict(op.attributes, elided=_MEMORY_ELIDED)
-
-
-_MEMORY_ELIDED = frozenset(
-    ("volatile_", "ordering", "syncscope", "invariant", "invariantGroup", "alignment", "nontemporal")
-)
-
-
-class _MemoryAccessOp(Op, MemoryEffectsOpInterface):
-    """Shared properties and checks of load/store."""
-
-    alignment = opt_prop(I64Attr)
-    volatile_ = opt_prop(UnitAttrC)
-    nontemporal = opt_prop(UnitAttrC)
-    invariantGroup = opt_prop(UnitAttrC)  # noqa: N815
-    ordering = prop(I64Attr, default=ZERO_I64)
-    syncscope = opt_prop(StrAttr)
-    _bad_orderings: tuple[str, ...] = ()
-
-    def _verify_access(self, t: A.Type) -> None:
-        if not is_valid_element_type(t) or type(t) is LLVMFunctionType:
-            raise self.error(f"type must be LLVM type with size, but got {_q(t)}")
-        attrs = self._attrs or _EMPTY
-        o = attrs.get("ordering", ZERO_I64).value  # type: ignore[attr-defined]
-        if not 0 <= o < len(ORDERINGS) or not ORDERINGS[o]:
-            raise self.error(f"invalid atomic ordering {o}")
-        if o == 0:
-            if "syncscope" in attrs:
-                raise self.error("expected syncscope to be null for non-atomic access")
-            return
-        if ORDERINGS[o] in self._bad_orderings:
-            raise self.error(f"unsupported ordering '{ORDERINGS[o]}'")
-        if "alignment" not in attrs:
-            raise self.error("expected alignment for atomic access")
-
-
-class LoadOp(_MemoryAccessOp):
-    """Load a value of the result type from a pointer, with optional alignment, volatility,
-    nontemporal hint and atomic ordering.
-
-        %0 = llvm.load %p <alignment = 4> : !llvm.ptr -> f32
-        %1 = llvm.load volatile %p atomic monotonic <alignment = 8> : !llvm.ptr -> i64
-    """
-
-    name = "llvm.load"
-    addr = operand(LLVMPtr)
-    invariant = opt_prop(UnitAttrC)
-    res = result(LLVMAnyType)
-    llvm_opcode = "load"
-    _bad_orderings = ("release", "acq_rel")
-
-    def get_effects(self) -> list[EffectInstance]:
-        return [EffectInstance(READ, self.addr)]
-
-    @classmethod
-    def parse_asm(cls, parser: Any, state: OperationState) -> None:
-        attrs = state.attributes
-        if parser.parse_optional_keyword("volatile"):
-            attrs["volatile_"] = A.UnitAttr()
-        addr = parser.parse_operand()
-        _parse_memory_tail(parser, attrs, True)
-        parser.parse_punct(":")
-        pos = parser.pos()
-        pt = parser.parse_type()
-        if type(pt) is not LLVMPointerType:
-            raise parser.error(f"expected LLVM pointer type, got {_q(pt)}", pos)
-        parser.parse_punct("->")
-        state.result_types = [parser.parse_type()]
-        state.operands = [parser.resolve_operand(addr, pt)]
-
-    def print_asm(self, p: Any) -> None:
-        attrs = self._attrs or _EMPTY
-        p.write(" volatile " if "volatile_" in attrs else " ")
-        p.print_operand(self.addr)
-        _print_memory_tail(p, self, True)
-        p.write(" : ")
-        p.print_type(self.addr.type)
-        p.write(" -> ")
-        p.print_type(self.res.type)
-
-    def verify_op(self) -> None:
-        self._verify_access(self.res.type)
-
-
-class StoreOp(_MemoryAccessOp):
-    """Store a value to a pointer, with optional alignment, volatility, nontemporal hint and
-    atomic ordering.
-
-        llvm.store %v, %p <alignment = 4> : f32, !llvm.ptr
-    """
-
-    name = "llvm.store"
-    value = operand(LLVMAnyType)
-    addr = operand(LLVMPtr)
-    llvm_opcode = "store"
-    _bad_orderings = ("acquire", "acq_rel")
-
-    def get_effects(self) -> list[EffectInstance]:
-        return [EffectInstance(WRITE, self.addr)]
-
-    @classmethod
-    def parse_asm(cls, parser: Any, state: OperationState) -> None:
-        attrs = state.attributes
-        if parser.parse_optional_keyword("volatile"):
-            attrs["volatile_"] = A.UnitAttr()
-        value = parser.parse_operand()
-        parser.parse_punct(",")
-        addr = parser.parse_operand()
-        _parse_memory_tail(parser, attrs, False)
-        parser.parse_punct(":")
-        vt = parser.parse_type()
-        parser.parse_punct(",")
-        pos = parser.pos()
-        pt = parser.parse_type()
-        if type(pt) is not LLVMPointerType:
-            raise parser.error(f"expected LLVM pointer type, got {_q(pt)}", pos)
-        state.operands = [parser.resolve_operand(value, vt), parser.resolve_operand(addr, pt)]
-
-    def print_asm(self, p: Any) -> None:
-        attrs = self._attrs or _EMPTY
-        p.write(" volatile " if "volatile_" in attrs else " ")
-        p.print_operand(self.value)
-        p.write(", ")
-        p.print_operand(self.addr)
-        _print_memory_tail(p, self, False)
-        p.write(" : ")
-        p.print_type(self.value.type)
-        p.write(", ")
-        p.print_type(self.addr.type)
-
-    def verify_op(self) -> None:
-        self._verify_access(self.value.type)
-
-
-def gep_flag_names(flags: int) -> list[str]:
-    """The LLVM IR keywords of a getelementptr `noWrapFlags` value (`inbounds`, `nusw`, `nuw`)."""
-    names = []
-    if flags & (GEP_INBOUNDS | GEP_NUSW) == GEP_INBOUNDS | GEP_NUSW:
-        names.append("inbounds")
-    elif flags & GEP_NUSW:
-        names.append("nusw")
-    if flags & GEP_NUW:
-        names.append("nuw")
-    return names
-
-
-_GEP_FLAG_BITS = {"inbounds": GEP_INBOUNDS | GEP_NUSW, "nusw": GEP_NUSW, "nuw": GEP_NUW}
-
-
-class GEPOp(Op):
-    """Address arithmetic: a pointer plus indices into `elem_type` (constant or dynamic).
-
-    Constant indices are stored in `rawConstantIndices`, with INT32_MIN marking the place
-    of each dynamic index operand; struct fields must be indexed by constants in range.
-
-        %1 = llvm.getelementptr inbounds %p[%i, 1] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(f32, i32)>
-    """
-
-    name = "llvm.getelementptr"
-    traits = (Pure,)
-    base = operand(LLVMPtrLike)
-    dynamicIndices = var_operand(LLVMIntLike)  # noqa: N815
-    rawConstantIndices = prop(DenseI32ArrayAttr)  # noqa: N815
-    elem_type = prop(TypeAttrC)
-    noWrapFlags = prop(I32Attr, default=ZERO_I32)  # noqa: N815
-    res = result(LLVMPtrLike)
-    llvm_opcode = "getelementptr"
-
-    @property
-    def indices(self) -> list[int | Value]:
-        """The indices in order: ints for constants, Values for dynamic ones."""
-        dyn = iter(self.operands[1:])
-        return [next(dyn) if i == GEP_DYNAMIC_INDEX else i for i in self.rawConstantIndices.values]  # type: ignore[attr-defined]  # noqa: E501
-
-    @classmethod
-    def parse_asm(cls, parser: Any, state: OperationState) -> None:
-        attrs = state.attributes
-        flags = 0
-        while True:
-            kw = parser.parse_optional_keyword_in(_GEP_FLAG_BITS)
-            if kw is None:
-                break
-            flags |= _GEP_FLAG_BITS[kw]
-            if not parser.parse_optional_punct("|"):
-                break
-        if flags:
-            attrs["noWrapFlags"] = A.IntegerAttr(flags, A.i32)
-        base = parser.parse_operand()
-        raw: list[int] = []
-        dyn: list[Any] = []
-
-        def one() -> None:
-            u = parser.parse_optional_operand()
-            if u is not None:
-                dyn.append(u)
-                raw.append(GEP_DYNAMIC_INDEX)
-            else:
-                pos = parser.pos()
-                i = parser.parse_integer()
-                if not -(2**31) < i < 2**31:
-                    raise parser.error("constant index out of the i32 range", pos)
-                raw.append(i)
-
-        parser.parse_comma_separated_list("square", one)
-        attrs["rawConstantIndices"] = A.DenseArrayAttr(A.i32, raw)
-        parser.parse_optional_attr_dict(attrs)
-        parser.parse_punct(":")
-        pos = parser.pos()
-        ft = parser.parse_type()
-        if type(ft) is not A.FunctionType or len(ft.results) != 1 or not ft.inputs:
-            raise parser.error("expected a function type (base, indices...) -> result", pos)
-        parser.parse_punct(",")
-        attrs["elem_type"] = A.TypeAttr(parser.parse_type())
-        if len(ft.inputs) != 1 + len(dyn):
-            raise parser.error(
-                f"{len(dyn)} dynamic indices but {len(ft.inputs) - 1} index types", pos
-            )
-        state.operands = [
-            parser.resolve_operand(base, ft.inputs[0]),
-            *parser.resolve_operands(dyn, ft.inputs[1:], pos),
-        ]
-        state.result_types = [ft.results[0]]
-
-    def print_asm(self, p: Any) -> None:
-        attrs = self._attrs or _EMPTY
-        flags = attrs.get("noWrapFlags", ZERO_I32).value  # type: ignore[attr-defined]
-        if flags:
-            p.write(" " + "|".join(gep_flag_names(flags)))
-        p.write(" ")
-        p.print_operand(self.base)
-        p.write("[")
-        names = []
-        dyn = iter(self.operands[1:])
-        for i in attrs["rawConstantIndices"].values:  # type: ignore[attr-defined]
-            if i == GEP_DYNAMIC_INDEX:
-                names.append(p._names[next(dyn)])
-            else:
-                names.append(str(i))
-        p.write(", ".join(names) + "]")
-        p.print_attr_dict(
-            self.attributes, elided=("rawConstantIndices", "elem_type", "noWrapFlags")
-        )
-        p.write(" : ")
-        p.print_function_type(A.FunctionType([v.type for v in self.operands], [self.res.type]))
-        p.write(", ")
-        p.print_type(attrs["elem_type"].value)  # type: ignore[attr-defined]
-
-    def verify_op(self) -> None:
-        raw = self.rawConstantIndices.values  # type: ignore[attr-defined]
-        n_dyn = sum(1 for i in raw if i == GEP_DYNAMIC_INDEX)
-        if n_dyn != len(self.operands) - 1:
-            raise self.error(
-                f"expected as many dynamic indices as specified in 'rawConstantIndices' "
-                f"({n_dyn}), got {len(self.operands) - 1}"
-            )
-        if not raw:
-            raise self.error("expected at least one index")
-        if self.res.type is not _gep_result_type(self.base.type, self.operands[1:]):
-            raise self.error(f"result type {_q(self.res.type)} does not match the base and indices")
-        t = self.get_attr("elem_type").value  # type: ignore[union-attr]
-        indices = self.indices
-        for k, idx in enumerate(indices[1:], start=1):
-            if type(t) is LLVMStructType:
-                if not isinstance(idx, int):
-                    raise self.error(f"expected index {k} indexing a struct to be constant")
-                if not 0 <= idx < len(t.body):
-                    raise self.error(f"index {k} indexing a struct is out of bounds")
-                t = t.body[idx]
-            elif type(t) in (LLVMArrayType, A.VectorType):
-                t = t.element_type  # type: ignore[attr-defined]
-            else:
-                raise self.error(f"type {_q(t)} cannot be indexed (index #{k})")
-
-
-def _gep_result_type(base: A.Type, dyn: Sequence[Value]) -> A.Type:
-    """Pointer, or vector of pointers when the base or any index is a vector."""
-    if type(base) is A.VectorType:
-        return base
-    for v in dyn:
-        if type(v.type) is A.VectorType:
-            return A.VectorType(v.type.shape, base)
-    return base
+                raise self.error(
+                    "pointer address space must match address space of the referenced global"
+                )  # noqa: E501
 
 
 def materialize_constant(
@@ -1356,7 +1013,7 @@ def materialize_constant(
 
 OPS: list[type[Operation]] = [
     LLVMFuncOp, ReturnOp, UnreachableOp, CallOp, BrOp, CondBrOp, SwitchOp,
-    GlobalOp, AddressOfOp, AllocaOp, LoadOp, StoreOp, GEPOp, *VALUE_OPS,
+    GlobalOp, AddressOfOp, *MEMORY_OPS, *VALUE_OPS,
 ]  # fmt: skip
 
 DIALECT = Dialect(

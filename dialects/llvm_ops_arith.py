@@ -19,8 +19,13 @@ from mlc.dialects.llvm_types import (
     is_compatible_type,
 )
 
-from mlc.interfaces import ConditionallySpeculatable, MemoryEffectsOpInterface, EffectInstance
-from mlc.interfaces import READ, WRITE
+from mlc.interfaces import (
+    READ,
+    WRITE,
+    ConditionallySpeculatable,
+    EffectInstance,
+    MemoryEffectsOpInterface,
+)
 from mlc.ir import attributes as A
 from mlc.ir.core import Operation
 from mlc.ir.opdef import (
@@ -70,16 +75,27 @@ def _is_ptr(t: Any) -> bool:
 
 
 LLVMAnyType = Constraint(is_compatible_type, "LLVM dialect-compatible type")
-LLVMIntLike = Constraint(_scalar_or_vector(_is_int), "integer or LLVM dialect-compatible vector of integer")
+LLVMIntLike = Constraint(
+    _scalar_or_vector(_is_int), "integer or LLVM dialect-compatible vector of integer"
+)
 LLVMFloatLike = Constraint(
-    _scalar_or_vector(_is_float), "floating point or LLVM dialect-compatible vector of floating point"
+    _scalar_or_vector(_is_float),
+    "floating point or LLVM dialect-compatible vector of floating point",
 )
-LLVMPtrLike = Constraint(_scalar_or_vector(_is_ptr), "LLVM pointer or LLVM dialect-compatible vector of LLVM pointer")
+LLVMPtrLike = Constraint(
+    _scalar_or_vector(_is_ptr), "LLVM pointer or LLVM dialect-compatible vector of LLVM pointer"
+)
 LLVMI1Like = Constraint(
-    _scalar_or_vector(lambda t: t is A.i1), "1-bit signless integer or LLVM dialect-compatible vector of 1-bit signless integer"
+    _scalar_or_vector(lambda t: t is A.i1),
+    "1-bit signless integer or LLVM dialect-compatible vector of 1-bit signless integer",
 )
-LLVMVector = Constraint(lambda t: type(t) is A.VectorType and is_compatible_type(t), "LLVM dialect-compatible vector type")
-LLVMAggregate = Constraint(lambda t: type(t) in (LLVMStructType, LLVMArrayType), "LLVM aggregate type")
+LLVMVector = Constraint(
+    lambda t: type(t) is A.VectorType and is_compatible_type(t),
+    "LLVM dialect-compatible vector type",
+)
+LLVMAggregate = Constraint(
+    lambda t: type(t) in (LLVMStructType, LLVMArrayType), "LLVM aggregate type"
+)
 LLVMNonAggregate = Constraint(
     lambda t: type(t) not in (LLVMStructType, LLVMArrayType) and is_compatible_type(t),
     "LLVM-compatible non-aggregate type",
@@ -100,7 +116,9 @@ def _parse_overflow(parser: Any) -> A.Attribute:
     while True:
         kw = parser.parse_optional_keyword_in(("none", *OVERFLOW_FLAG_NAMES))
         if kw is None:
-            raise parser.error("expected ::mlir::LLVM::IntegerOverflowFlags to be one of: none, nsw, nuw")
+            raise parser.error(
+                "expected ::mlir::LLVM::IntegerOverflowFlags to be one of: none, nsw, nuw"
+            )
         if kw != "none":
             flags |= 1 << OVERFLOW_FLAG_NAMES.index(kw)
         if not parser.parse_optional_punct(","):
@@ -119,7 +137,10 @@ def _print_overflow(p: Any, a: A.Attribute) -> None:
 
 
 OverflowFlagsC = format_constraint(
-    Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i32 and 0 <= a.value < 4, "LLVM integer overflow flags"),
+    Constraint(
+        lambda a: type(a) is A.IntegerAttr and a.type is A.i32 and 0 <= a.value < 4,
+        "LLVM integer overflow flags",
+    ),
     parse_hook=_parse_overflow,
     print_hook=_print_overflow,
 )
@@ -155,7 +176,9 @@ def _predicate_constraint(names: tuple[str, ...], what: str) -> Any:
         p.print_string(names[a.value]) if check(a) else p.print_attribute(a)  # type: ignore[attr-defined]
 
     return format_constraint(
-        Constraint(check, f"{what} predicate (case 0..{n - 1})"), parse_hook=parse, print_hook=print_hook
+        Constraint(check, f"{what} predicate (case 0..{n - 1})"),
+        parse_hook=parse,
+        print_hook=print_hook,
     )
 
 
@@ -223,27 +246,52 @@ class ConstantOp(Op, InferTypeOpInterface):
         if vt is A.IntegerAttr:
             if type(t) is not A.IntegerType:
                 raise self.error("expected integer type")
-            if value.type is not t and type(value.type) is A.IntegerType and value.type.width != t.width:
-                raise self.error(f"integer constant bitwidth ({value.type.width}) does not match result type bitwidth ({t.width})")
+            if (
+                value.type is not t
+                and type(value.type) is A.IntegerType
+                and value.type.width != t.width
+            ):
+                raise self.error(
+                    f"integer constant bitwidth ({value.type.width}) does not match result type "
+                    f"bitwidth ({t.width})"
+                )
             if type(value.type) is not A.IntegerType:
-                raise self.error(f"attribute and type have different integer types: {_q(value.type)} vs. {_q(t)}")
+                raise self.error(
+                    f"attribute and type have different integer types: {_q(value.type)} vs. {_q(t)}"
+                )
         elif vt is A.FloatAttr:
             if type(t) is not A.FloatType or value.type is not t:
-                raise self.error(f"attribute and type have different float semantics: {_q(value.type)} vs. {_q(t)}")
+                raise self.error(
+                    "attribute and type have different float semantics: "
+                    f"{_q(value.type)} vs. {_q(t)}"
+                )
         elif vt is A.DenseElementsAttr:
             if type(t) is A.VectorType:
-                if value.type.shape != t.shape or A.element_type_of(value.type) is not t.element_type:
-                    raise self.error(f"expected the elements' type {_q(value.type)} to match vector result type {_q(t)}")
+                if (
+                    value.type.shape != t.shape
+                    or A.element_type_of(value.type) is not t.element_type
+                ):
+                    raise self.error(
+                        f"expected the elements' type {_q(value.type)} to match vector result "
+                        f"type {_q(t)}"
+                    )
             elif type(t) is LLVMArrayType:
                 n = 1
                 for d in value.type.shape:
                     n *= d
                 if _array_leaf_count(t) != n:
-                    raise self.error("constant array does not have as many elements as the array type")
+                    raise self.error(
+                        "constant array does not have as many elements as the array type"
+                    )
             else:
                 raise self.error("expected vector or array type for an elements attribute")
         elif vt is A.StringAttr:
-            if type(t) is not LLVMArrayType or t.element_type is not A.i8 or t.num_elements != len(value.value.encode() if isinstance(value.value, str) else value.value):
+            if (
+                type(t) is not LLVMArrayType
+                or t.element_type is not A.i8
+                or t.num_elements
+                != len(value.value.encode() if isinstance(value.value, str) else value.value)
+            ):
                 raise self.error("expected array type of the string's length with i8 elements")
         else:
             raise self.error("only supports integer, float, string or elements attributes")
@@ -266,7 +314,7 @@ def _array_leaf_count(t: A.Type) -> int:
 class UndefOp(Op):
     """An undefined value of any LLVM type (LLVM IR's `undef`).
 
-        %0 = llvm.mlir.undef : !llvm.struct<(i32, f32)>
+    %0 = llvm.mlir.undef : !llvm.struct<(i32, f32)>
     """
 
     name = "llvm.mlir.undef"
@@ -279,7 +327,7 @@ class UndefOp(Op):
 class PoisonOp(Op):
     """A poison value of any LLVM type (LLVM IR's `poison`).
 
-        %0 = llvm.mlir.poison : f32
+    %0 = llvm.mlir.poison : f32
     """
 
     name = "llvm.mlir.poison"
@@ -292,7 +340,7 @@ class PoisonOp(Op):
 class ZeroOp(Op):
     """The all-zero value of any LLVM type (`zeroinitializer`, or `null` for pointers).
 
-        %0 = llvm.mlir.zero : !llvm.ptr
+    %0 = llvm.mlir.zero : !llvm.ptr
     """
 
     name = "llvm.mlir.zero"
@@ -374,11 +422,14 @@ class _FloatBinaryOp(Op, InferTypeOpInterface):
     parse_Fastmath = classmethod(_parse_fastmath_directive)
 
 
-def _int_op(mnemonic: str, summary: str, example: str, kind: str, commutative: bool = False) -> type:
+def _int_op(
+    mnemonic: str, summary: str, example: str, kind: str, commutative: bool = False
+) -> type:
     """One integer binary op class; `kind` is '' (plain), 'overflow', 'exact' or 'disjoint'."""
     base: type = _OverflowBinaryOp if kind == "overflow" else _BinaryOp
     ns: dict[str, Any] = {
-        "__doc__": f"{summary}\n\n    Maps to LLVM IR's `{mnemonic}`; operands and result share one integer (or vector\n"
+        "__doc__": f"{summary}\n\n    Maps to LLVM IR's `{mnemonic}`; operands and result "
+        "share one integer (or vector\n"
         f"    of integers) type.\n\n        {example}\n",
         "name": f"llvm.{mnemonic}",
         "llvm_opcode": mnemonic,
@@ -417,9 +468,13 @@ def _camel(mnemonic: str) -> str:
     return "".join(part.capitalize() for part in mnemonic.replace(".", "_").split("_"))
 
 
-AddOp = _int_op("add", "Integer addition.", "%2 = llvm.add %0, %1 overflow<nsw> : i32", "overflow", True)
+AddOp = _int_op(
+    "add", "Integer addition.", "%2 = llvm.add %0, %1 overflow<nsw> : i32", "overflow", True
+)
 SubOp = _int_op("sub", "Integer subtraction.", "%2 = llvm.sub %0, %1 : i64", "overflow")
-MulOp = _int_op("mul", "Integer multiplication.", "%2 = llvm.mul %0, %1 : vector<4xi32>", "overflow", True)
+MulOp = _int_op(
+    "mul", "Integer multiplication.", "%2 = llvm.mul %0, %1 : vector<4xi32>", "overflow", True
+)
 ShlOp = _int_op("shl", "Shift left.", "%2 = llvm.shl %0, %1 overflow<nuw> : i32", "overflow")
 UDivOp = _int_op("udiv", "Unsigned integer division.", "%2 = llvm.udiv exact %0, %1 : i32", "exact")
 SDivOp = _int_op("sdiv", "Signed integer division.", "%2 = llvm.sdiv %0, %1 : i32", "exact")
@@ -434,7 +489,8 @@ AShrOp = _int_op("ashr", "Arithmetic shift right.", "%2 = llvm.ashr %0, %1 : i32
 
 def _float_op(mnemonic: str, summary: str, commutative: bool = False) -> type:
     ns: dict[str, Any] = {
-        "__doc__": f"{summary}\n\n    Maps to LLVM IR's `{mnemonic}`; operands and result share one float (or vector of\n"
+        "__doc__": f"{summary}\n\n    Maps to LLVM IR's `{mnemonic}`; operands and result "
+        "share one float (or vector of\n"
         "    floats) type; fast-math flags print as `fastmath<...>`.\n\n"
         f"        %2 = llvm.{mnemonic} %0, %1 fastmath<fast> : f32\n",
         "name": f"llvm.{mnemonic}",
@@ -542,7 +598,7 @@ class FCmpOp(Op, InferTypeOpInterface):
 class SelectOp(Op, InferTypeOpInterface):
     """Choose between two values by an i1 condition (elementwise for a vector of i1).
 
-        %2 = llvm.select %c, %0, %1 : i1, f32
+    %2 = llvm.select %c, %0, %1 : i1, f32
     """
 
     name = "llvm.select"
@@ -568,7 +624,9 @@ class SelectOp(Op, InferTypeOpInterface):
     def verify_op(self) -> None:
         t = self.res.type
         if self.trueValue.type is not t or self.falseValue.type is not t:
-            raise self.error("failed to verify that all of {trueValue, falseValue, res} have same type")
+            raise self.error(
+                "failed to verify that all of {trueValue, falseValue, res} have same type"
+            )
         c = self.condition.type
         if type(c) is A.VectorType and (type(t) is not A.VectorType or t.shape != c.shape):
             raise self.error("expected a vector condition to have the shape of the values")
@@ -604,7 +662,9 @@ class _CastOp(Op):
     def verify_op(self) -> None:
         src, dst = self.arg.type, self.res.type
         if _shape(src) != _shape(dst):
-            raise self.error(f"operand type {_q(src)} and result type {_q(dst)} must have the same vector shape")
+            raise self.error(
+                f"operand type {_q(src)} and result type {_q(dst)} must have the same vector shape"
+            )
         rule = self._width_rule
         if not rule:
             return
@@ -616,10 +676,17 @@ class _CastOp(Op):
 
 
 def _cast_op(
-    mnemonic: str, summary: str, src: Constraint, dst: Constraint, rule: str, example: str, flag: str = ""
+    mnemonic: str,
+    summary: str,
+    src: Constraint,
+    dst: Constraint,
+    rule: str,
+    example: str,
+    flag: str = "",
 ) -> type:
     ns: dict[str, Any] = {
-        "__doc__": f"{summary}\n\n    Maps to LLVM IR's `{mnemonic}`; scalars or vectors of one shape.\n\n        {example}\n",
+        "__doc__": f"{summary}\n\n    Maps to LLVM IR's `{mnemonic}`; scalars or vectors of one "
+        f"shape.\n\n        {example}\n",
         "name": f"llvm.{mnemonic}",
         "llvm_opcode": mnemonic,
         "arg": operand(src),
@@ -630,7 +697,9 @@ def _cast_op(
     }
     if flag == "overflow":
         ns["overflowFlags"] = prop(OverflowFlagsC, default=OVERFLOW_NONE)
-        ns["format"] = "$arg `` custom<OverflowFlags>($overflowFlags) attr-dict `:` type($arg) `to` type($res)"
+        ns["format"] = (
+            "$arg `` custom<OverflowFlags>($overflowFlags) attr-dict `:` type($arg) `to` type($res)"
+        )
         ns["print_OverflowFlags"] = _print_overflow_directive
         ns["parse_OverflowFlags"] = classmethod(_parse_overflow_directive)
     elif flag == "nneg":
@@ -638,24 +707,115 @@ def _cast_op(
         ns["format"] = "(`nneg` $nonNeg^)? $arg attr-dict `:` type($arg) `to` type($res)"
     elif flag == "fastmath":
         ns["fastmathFlags"] = prop(FastmathC, default=FASTMATH_NONE)
-        ns["format"] = "$arg `` custom<Fastmath>($fastmathFlags) attr-dict `:` type($arg) `to` type($res)"
+        ns["format"] = (
+            "$arg `` custom<Fastmath>($fastmathFlags) attr-dict `:` type($arg) `to` type($res)"
+        )
         ns["print_Fastmath"] = _print_fastmath_directive
         ns["parse_Fastmath"] = classmethod(_parse_fastmath_directive)
     return type(_camel(mnemonic) + "Op", (_CastOp,), ns)
 
 
-TruncOp = _cast_op("trunc", "Integer truncation.", LLVMIntLike, LLVMIntLike, "<", "%1 = llvm.trunc %0 : i64 to i32", "overflow")
-ZExtOp = _cast_op("zext", "Integer zero extension.", LLVMIntLike, LLVMIntLike, ">", "%1 = llvm.zext nneg %0 : i32 to i64", "nneg")
-SExtOp = _cast_op("sext", "Integer sign extension.", LLVMIntLike, LLVMIntLike, ">", "%1 = llvm.sext %0 : i32 to i64")
-FPTruncOp = _cast_op("fptrunc", "Float truncation.", LLVMFloatLike, LLVMFloatLike, "<", "%1 = llvm.fptrunc %0 : f64 to f32", "fastmath")
-FPExtOp = _cast_op("fpext", "Float extension.", LLVMFloatLike, LLVMFloatLike, ">", "%1 = llvm.fpext %0 : f32 to f64", "fastmath")
-FPToSIOp = _cast_op("fptosi", "Float to signed integer.", LLVMFloatLike, LLVMIntLike, "", "%1 = llvm.fptosi %0 : f32 to i32")
-FPToUIOp = _cast_op("fptoui", "Float to unsigned integer.", LLVMFloatLike, LLVMIntLike, "", "%1 = llvm.fptoui %0 : f32 to i32")
-SIToFPOp = _cast_op("sitofp", "Signed integer to float.", LLVMIntLike, LLVMFloatLike, "", "%1 = llvm.sitofp %0 : i64 to f32")
-UIToFPOp = _cast_op("uitofp", "Unsigned integer to float.", LLVMIntLike, LLVMFloatLike, "", "%1 = llvm.uitofp nneg %0 : i32 to f32", "nneg")
-PtrToIntOp = _cast_op("ptrtoint", "Pointer to integer.", LLVMPtrLike, LLVMIntLike, "", "%1 = llvm.ptrtoint %0 : !llvm.ptr to i64")
-IntToPtrOp = _cast_op("inttoptr", "Integer to pointer.", LLVMIntLike, LLVMPtrLike, "", "%1 = llvm.inttoptr %0 : i64 to !llvm.ptr")
-AddrSpaceCastOp = _cast_op("addrspacecast", "Pointer cast between address spaces.", LLVMPtrLike, LLVMPtrLike, "", "%1 = llvm.addrspacecast %0 : !llvm.ptr to !llvm.ptr<1>")
+TruncOp = _cast_op(
+    "trunc",
+    "Integer truncation.",
+    LLVMIntLike,
+    LLVMIntLike,
+    "<",
+    "%1 = llvm.trunc %0 : i64 to i32",
+    "overflow",
+)
+ZExtOp = _cast_op(
+    "zext",
+    "Integer zero extension.",
+    LLVMIntLike,
+    LLVMIntLike,
+    ">",
+    "%1 = llvm.zext nneg %0 : i32 to i64",
+    "nneg",
+)
+SExtOp = _cast_op(
+    "sext",
+    "Integer sign extension.",
+    LLVMIntLike,
+    LLVMIntLike,
+    ">",
+    "%1 = llvm.sext %0 : i32 to i64",
+)
+FPTruncOp = _cast_op(
+    "fptrunc",
+    "Float truncation.",
+    LLVMFloatLike,
+    LLVMFloatLike,
+    "<",
+    "%1 = llvm.fptrunc %0 : f64 to f32",
+    "fastmath",
+)
+FPExtOp = _cast_op(
+    "fpext",
+    "Float extension.",
+    LLVMFloatLike,
+    LLVMFloatLike,
+    ">",
+    "%1 = llvm.fpext %0 : f32 to f64",
+    "fastmath",
+)
+FPToSIOp = _cast_op(
+    "fptosi",
+    "Float to signed integer.",
+    LLVMFloatLike,
+    LLVMIntLike,
+    "",
+    "%1 = llvm.fptosi %0 : f32 to i32",
+)
+FPToUIOp = _cast_op(
+    "fptoui",
+    "Float to unsigned integer.",
+    LLVMFloatLike,
+    LLVMIntLike,
+    "",
+    "%1 = llvm.fptoui %0 : f32 to i32",
+)
+SIToFPOp = _cast_op(
+    "sitofp",
+    "Signed integer to float.",
+    LLVMIntLike,
+    LLVMFloatLike,
+    "",
+    "%1 = llvm.sitofp %0 : i64 to f32",
+)
+UIToFPOp = _cast_op(
+    "uitofp",
+    "Unsigned integer to float.",
+    LLVMIntLike,
+    LLVMFloatLike,
+    "",
+    "%1 = llvm.uitofp nneg %0 : i32 to f32",
+    "nneg",
+)
+PtrToIntOp = _cast_op(
+    "ptrtoint",
+    "Pointer to integer.",
+    LLVMPtrLike,
+    LLVMIntLike,
+    "",
+    "%1 = llvm.ptrtoint %0 : !llvm.ptr to i64",
+)
+IntToPtrOp = _cast_op(
+    "inttoptr",
+    "Integer to pointer.",
+    LLVMIntLike,
+    LLVMPtrLike,
+    "",
+    "%1 = llvm.inttoptr %0 : i64 to !llvm.ptr",
+)
+AddrSpaceCastOp = _cast_op(
+    "addrspacecast",
+    "Pointer cast between address spaces.",
+    LLVMPtrLike,
+    LLVMPtrLike,
+    "",
+    "%1 = llvm.addrspacecast %0 : !llvm.ptr to !llvm.ptr<1>",
+)
 
 
 def _bit_size(t: A.Type) -> int | None:
@@ -694,11 +854,16 @@ class BitcastOp(_CastOp):
             if _shape(src) != _shape(dst):
                 raise self.error("cannot cast vector of pointers to a vector of another shape")
             if A.element_type_of(src) is not A.element_type_of(dst):
-                raise self.error("cannot cast pointers of different address spaces, use 'llvm.addrspacecast' instead")
+                raise self.error(
+                    "cannot cast pointers of different address spaces, use 'llvm.addrspacecast' "
+                    "instead"
+                )
             return
         a, b = _bit_size(src), _bit_size(dst)
         if a is not None and b is not None and a != b:
-            raise self.error(f"operand type {_q(src)} and result type {_q(dst)} have different bit sizes")
+            raise self.error(
+                f"operand type {_q(src)} and result type {_q(dst)} have different bit sizes"
+            )
 
     def fold(self, operand_attrs: list) -> Any:
         if self.arg.type is self.res.type:
@@ -713,7 +878,7 @@ class BitcastOp(_CastOp):
 class ExtractElementOp(Op, InferTypeOpInterface):
     """Extract one element of a vector at a dynamic integer position.
 
-        %1 = llvm.extractelement %v[%i : i32] : vector<4xf32>
+    %1 = llvm.extractelement %v[%i : i32] : vector<4xf32>
     """
 
     name = "llvm.extractelement"
@@ -736,7 +901,7 @@ class ExtractElementOp(Op, InferTypeOpInterface):
 class InsertElementOp(Op, InferTypeOpInterface):
     """Insert a value into a vector at a dynamic integer position.
 
-        %1 = llvm.insertelement %x, %v[%i : i32] : vector<4xf32>
+    %1 = llvm.insertelement %x, %v[%i : i32] : vector<4xf32>
     """
 
     name = "llvm.insertelement"
@@ -799,7 +964,7 @@ class InsertElementOp(Op, InferTypeOpInterface):
 class ShuffleVectorOp(Op, InferTypeOpInterface):
     """Build a vector from elements of two vectors picked by a constant mask (-1: poison).
 
-        %2 = llvm.shufflevector %0, %1 [0, 1, 4, 5] : vector<4xf32>
+    %2 = llvm.shufflevector %0, %1 [0, 1, 4, 5] : vector<4xf32>
     """
 
     name = "llvm.shufflevector"
@@ -825,7 +990,9 @@ class ShuffleVectorOp(Op, InferTypeOpInterface):
         n = 2 * t.shape[0]
         for m in mask:
             if m != -1 and not 0 <= m < n:
-                raise self.error(f"mask index {m} is out of range for two vectors of {t.shape[0]} elements")
+                raise self.error(
+                    f"mask index {m} is out of range for two vectors of {t.shape[0]} elements"
+                )
         want = self.infer_result_types([t], {"mask": self.mask})[0]
         if self.res.type is not want:
             raise self.error(f"expected result type {_q(want)}")
@@ -871,7 +1038,7 @@ def _infer_position(t: A.Type, position: Sequence[int]) -> A.Type | None:
 class ExtractValueOp(_AggregateOp, InferTypeOpInterface):
     """Extract a value from a struct or array at a constant position path.
 
-        %1 = llvm.extractvalue %s[0, 1] : !llvm.struct<(array<2 x f32>, i32)>
+    %1 = llvm.extractvalue %s[0, 1] : !llvm.struct<(array<2 x f32>, i32)>
     """
 
     name = "llvm.extractvalue"
@@ -892,13 +1059,16 @@ class ExtractValueOp(_AggregateOp, InferTypeOpInterface):
     def verify_op(self) -> None:
         t = self._element_type(self.container.type)
         if self.res.type is not t:
-            raise self.error(f"Type mismatch: extracting from {_q(self.container.type)} should produce {_q(t)} but this op returns {_q(self.res.type)}")
+            raise self.error(
+                f"Type mismatch: extracting from {_q(self.container.type)} should produce "
+                f"{_q(t)} but this op returns {_q(self.res.type)}"
+            )
 
 
 class InsertValueOp(_AggregateOp, InferTypeOpInterface):
     """Insert a value into a struct or array at a constant position path.
 
-        %1 = llvm.insertvalue %x, %s[1] : !llvm.struct<(i32, f32)>
+    %1 = llvm.insertvalue %x, %s[1] : !llvm.struct<(i32, f32)>
     """
 
     name = "llvm.insertvalue"
@@ -943,7 +1113,9 @@ class InsertValueOp(_AggregateOp, InferTypeOpInterface):
     def verify_op(self) -> None:
         t = self._element_type(self.container.type)
         if self.value.type is not t:
-            raise self.error(f"Type mismatch: cannot insert {_q(self.value.type)} into {_q(self.container.type)}")
+            raise self.error(
+                f"Type mismatch: cannot insert {_q(self.value.type)} into {_q(self.container.type)}"
+            )
         if self.res.type is not self.container.type:
             raise self.error("failed to verify that the result has the container's type")
 
@@ -958,7 +1130,10 @@ class _FloatIntrinsicOp(Op, InferTypeOpInterface):
     traits = (Pure, SameOperandsAndResultType)
     res = result(LLVMFloatLike)
     fastmathFlags = prop(FastmathC, default=FASTMATH_NONE)  # noqa: N815
-    format = "`(` operands `)` `` custom<Fastmath>($fastmathFlags) attr-dict `:` functional-type(operands, results)"
+    format = (
+        "`(` operands `)` `` custom<Fastmath>($fastmathFlags) attr-dict "
+        "`:` functional-type(operands, results)"
+    )
     llvm_opcode = ""
     print_Fastmath = _print_fastmath_directive
     parse_Fastmath = classmethod(_parse_fastmath_directive)
@@ -972,7 +1147,8 @@ def _intrinsic(mnemonic: str, arity: int, summary: str) -> type:
     ops = ["%a", "%b", "%c"][:arity]
     types = ", ".join(["f32"] * arity)
     ns: dict[str, Any] = {
-        "__doc__": f"{summary}\n\n    Calls LLVM's `llvm.{mnemonic}` intrinsic (overloaded on the float or vector type).\n\n"
+        "__doc__": f"{summary}\n\n    Calls LLVM's `llvm.{mnemonic}` intrinsic (overloaded on the "
+        "float or vector type).\n\n"
         f"        %r = llvm.intr.{mnemonic}({', '.join(ops)}) : ({types}) -> f32\n",
         "name": f"llvm.intr.{mnemonic}",
         "llvm_opcode": f"llvm.{mnemonic}",
@@ -999,7 +1175,12 @@ class _MemIntrinsicOp(Op, MemoryEffectsOpInterface):
 
     dst = operand(LLVMPtr)
     len = operand(LLVMInt)
-    isVolatile = prop(Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i1, "1-bit signless integer attribute"))  # noqa: N815
+    isVolatile = prop(
+        Constraint(
+            lambda a: type(a) is A.IntegerAttr and a.type is A.i1,
+            "1-bit signless integer attribute",
+        )
+    )  # noqa: N815
 
     def verify_op(self) -> None:
         if self.len.type.width not in (32, 64):
@@ -1012,7 +1193,7 @@ class MemcpyOp(_MemIntrinsicOp):
     MLIR gives it no custom syntax; it prints in generic form.
 
         "llvm.intr.memcpy"(%dst, %src, %n) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
-    """
+    """  # noqa: E501
 
     name = "llvm.intr.memcpy"
     dst = operand(LLVMPtr)
