@@ -154,6 +154,10 @@ class BaseInterpreter:
     overriding a method by its Python name overrides the handler) and from `register`.
     """
 
+    max_call_depth = 200
+    """Nested `func.call`s allowed before a run is stopped (IR has no other way to end recursion
+    without a branch op, so deeper nesting is almost surely unbounded)."""
+
     _registered: dict[str, Handler] = {}
     _version = 0  # bumped by every `register`, so cached tables are rebuilt
     _table_cache: tuple[int, dict[str, tuple[str, Any]]] | None = None
@@ -163,6 +167,7 @@ class BaseInterpreter:
         self.env: dict[Value, Any] = {}
         # > 0 while a region body runs vectorized: scalar-typed values are then arrays.
         self.lanes = 0
+        self.depth = 0
         self._symbols: dict[int, dict[str, Operation]] = {}
         table: dict[str, Handler] = {}
         for name, (kind, target) in type(self)._handler_specs().items():
@@ -239,12 +244,19 @@ class BaseInterpreter:
             )  # type: ignore[union-attr]  # noqa: E501
         if len(body.blocks) != 1:
             raise unsupported(func, "with several blocks")
+        if self.depth >= self.max_call_depth:
+            name = func.get_attr("sym_name").value  # type: ignore[union-attr]
+            raise InterpreterError(
+                f"call depth above {self.max_call_depth} (unbounded recursion?) calling @{name}"
+            )
         saved = self.env
         self.env = {}
+        self.depth += 1
         try:
             return self.run_block(body.blocks[0], args, ("func.return",))
         finally:
             self.env = saved
+            self.depth -= 1
 
     def run_block(
         self, block: Block, args: Sequence[Any], terminators: tuple[str, ...]

@@ -350,7 +350,7 @@ class ArithHandlers:
             if type(A.element_type_of(dst)) is A.FloatType:
                 raise unsupported(op, f"to {dst}")
             return wrap(as_unsigned(arr, src_w), dst)
-        return _scalar_if_0d(np.ascontiguousarray(arr).view(dtype))
+        return _scalar_if_0d(np.array(arr, order="C").view(dtype))
 
 
 def _wrap_python(values: np.ndarray, t: A.Type) -> Any:

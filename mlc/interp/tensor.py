@@ -170,7 +170,7 @@ def _permuted_view(x: np.ndarray, m: AffineMap, n: int) -> np.ndarray | None:
             return None
     if len(set(positions)) != len(positions):
         return None
-    v = x[tuple(index)]
+    v = x[(*index, Ellipsis)]  # a view even when every index is an integer
     order = sorted(range(len(positions)), key=positions.__getitem__)
     v = np.transpose(v, order)
     missing = tuple(d for d in range(n) if d not in positions)
