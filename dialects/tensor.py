@@ -1455,6 +1455,28 @@ class GenericOp(Op):
                         f"loop d{d} has inconsistent sizes: {first[2]} from operand #{first[0]} "
                         f"dim {first[1]} and {size} from operand #{k} dim {dim}"
                     )
+        self._verify_access_bounds()
+
+    def _verify_access_bounds(self) -> None:
+        """Results that are not bare loop indices (`d0 + d1`) must stay inside static dims,
+        checked at the first and last iteration as linalg does (exact for monotone maps)."""
+        sizes = self.loop_sizes()
+        for k, (v, m) in enumerate(zip(self.operands, self.indexing_maps)):
+            shape = v.type.shape
+            for j, e in enumerate(m.value.results):
+                if type(e) is AffineDimExpr or shape[j] == A.DYNAMIC:
+                    continue
+                used = [d for d in range(len(sizes)) if e.is_function_of_dim(d)]
+                if any(sizes[d] == A.DYNAMIC or sizes[d] == 0 for d in used):
+                    continue
+                start = e.evaluate([0] * len(sizes))
+                end = e.evaluate([max(s, 1) - 1 for s in sizes])
+                inferred = max(start, end) + 1
+                if shape[j] < inferred:
+                    raise self.error(
+                        f"inferred input/output operand #{k} has shape's dimension #{j} to be "
+                        f"greater than or equal to {inferred}, but found {shape[j]}"
+                    )
 
 
 # ---------------------------------------------------------------------------------------------

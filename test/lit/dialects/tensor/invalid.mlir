@@ -589,3 +589,14 @@ func.func @generic_undefined_loop(%a: tensor<4xf32>, %o: tensor<4xf32>) {
   } -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @generic_window_out_of_bounds(%a: tensor<4xf32>, %k: tensor<3xf32>, %o: tensor<3xf32>) {
+  // expected-error@+1 {{'tensor.generic' op inferred input/output operand #0 has shape's dimension #0 to be greater than or equal to 5, but found 4}}
+  %0 = tensor.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 + d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a, %k : tensor<4xf32>, tensor<3xf32>) outs(%o : tensor<3xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    tensor.yield %in : f32
+  } -> tensor<3xf32>
+  return
+}

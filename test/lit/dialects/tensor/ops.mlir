@@ -143,3 +143,16 @@ func.func @generic_fill(%o: tensor<8x4xf32>, %v: f32) -> tensor<8x4xf32> {
   } -> tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
 }
+
+// A 1-D convolution: the input is indexed by d0 + d1 (its size is not a loop bound).
+// CHECK-LABEL: func.func @generic_conv
+func.func @generic_conv(%a: tensor<5xf32>, %k: tensor<3xf32>, %o: tensor<3xf32>) -> tensor<3xf32> {
+  // CHECK: tensor.generic {indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}], iterator_types = ["parallel", "reduction"]} ins(%{{.+}}, %{{.+}} : tensor<5xf32>, tensor<3xf32>) outs(%{{.+}} : tensor<3xf32>)
+  %0 = tensor.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 + d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a, %k : tensor<5xf32>, tensor<3xf32>) outs(%o : tensor<3xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %1 = arith.mulf %in, %in_0 : f32
+    %2 = arith.addf %1, %out : f32
+    tensor.yield %2 : f32
+  } -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
