@@ -1,0 +1,306 @@
+"""The Python side of an entry call: a function generated once per entry that checks the arguments
+against the `Signature`, binds dynamic dims, allocates the outputs, packs the arguments into
+8-byte slots and calls the native wrapper through ctypes (which releases the GIL).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import operator
+import struct
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from mlc.runtime import parallel
+from mlc.runtime.signature import ArgSpec, InputDim, Signature
+
+__all__ = ["ARRAY_STRUCT_OK", "aligned_empty", "make_caller"]
+
+ALIGNMENT = 64  # bytes; outputs of at least _ALIGN_MIN bytes start on this boundary
+_ALIGN_MIN = 4096
+_WRAPPER_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
+
+
+def _array_struct_ok() -> bool:
+    """Whether ndarray objects have NumPy's documented struct layout (data pointer at +16,
+    dimensions pointer at +32), which the fast wrappers read; checked on live arrays."""
+    from mlc.runtime.engine import ARRAY_DATA_OFFSET, ARRAY_DIMS_OFFSET
+
+    base = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    for a in (base, base[1:, 2:], np.zeros((7,), np.int8)[3:], np.zeros((), np.float64)):
+        data = ctypes.c_void_p.from_address(id(a) + ARRAY_DATA_OFFSET).value
+        if data != a.ctypes.data:
+            return False
+        if a.ndim:
+            dims = ctypes.c_void_p.from_address(id(a) + ARRAY_DIMS_OFFSET).value
+            if dims is None or list((ctypes.c_int64 * a.ndim).from_address(dims)) != list(a.shape):
+                return False
+    return True
+
+
+ARRAY_STRUCT_OK = _array_struct_ok()
+
+
+def aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """`np.empty(shape, dtype)`, starting on a 64-byte boundary when it is 4 KiB or more."""
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes < _ALIGN_MIN:
+        return np.empty(shape, dtype)
+    buf = np.empty(nbytes + ALIGNMENT - 1, np.uint8)
+    off = -buf.ctypes.data & (ALIGNMENT - 1)
+    return buf[off : off + nbytes].view(dtype).reshape(shape)
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors at the call boundary (the slow path: only reached when an argument is wrong)
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return f"({shape[0]},)" if len(shape) == 1 else f"({', '.join(map(str, shape))})"
+
+
+class _Errors:
+    """Raises the TypeError/ValueError for a bad argument, naming it and what was expected."""
+
+    def __init__(self, name: str, sig: Signature) -> None:
+        self.name = name
+        self.sig = sig
+
+    def _arg(self, k: int) -> str:
+        return f"{self.name}(): argument '{self.sig.inputs[k].name}' (#{k + 1})"
+
+    def _want(self, a: ArgSpec) -> str:
+        return f"a C-contiguous numpy.ndarray of {a.np_dtype} with shape {a.shape_text()}"
+
+    def count(self, args: tuple[Any, ...]) -> None:
+        n = len(self.sig.inputs)
+        raise TypeError(
+            f"{self.name}() takes {n} argument{'s' if n != 1 else ''} "
+            f"({', '.join(a.name for a in self.sig.inputs)}), got {len(args)}: "
+            f"{self.sig.text(self.name)}"
+        )
+
+    def not_array(self, k: int, v: Any) -> None:
+        a = self.sig.inputs[k]
+        raise TypeError(f"{self._arg(k)} must be {self._want(a)}, got {type(v).__name__}")
+
+    def dtype(self, k: int, v: np.ndarray) -> None:
+        a = self.sig.inputs[k]
+        raise TypeError(
+            f"{self._arg(k)} must have dtype {a.np_dtype} ({a.type_text()}), got {v.dtype} "
+            "(no implicit conversion: pass x.astype(...))"
+        )
+
+    def rank(self, k: int, v: np.ndarray) -> None:
+        a = self.sig.inputs[k]
+        raise ValueError(
+            f"{self._arg(k)} must have rank {a.rank} (shape {a.shape_text()}), got rank "
+            f"{v.ndim} with shape {_shape_text(v.shape)}"
+        )
+
+    def dim(self, k: int, v: np.ndarray, i: int) -> None:
+        a = self.sig.inputs[k]
+        assert a.shape is not None
+        raise ValueError(
+            f"{self._arg(k)} dim {i} must be {a.shape[i]} (shape {a.shape_text()}), got shape "
+            f"{_shape_text(v.shape)}"
+        )
+
+    def layout(self, k: int, v: np.ndarray) -> None:
+        what = "C-contiguous" if not v.flags.c_contiguous else "aligned to its element size"
+        raise ValueError(
+            f"{self._arg(k)} must be {what}, got strides {v.strides} for shape "
+            f"{_shape_text(v.shape)} (pass np.ascontiguousarray(...))"
+        )
+
+    def same(self, k: int, i: int, k0: int, i0: int, args: tuple[Any, ...], why: str) -> None:
+        ref = self.sig.inputs[k0].name
+        raise ValueError(
+            f"{self._arg(k)} dim {i} must equal dim {i0} of argument '{ref}' ({why}): got "
+            f"{args[k].shape[i]} and {args[k0].shape[i0]}"
+        )
+
+    def scalar(self, k: int, v: Any) -> Any:
+        """`v` converted for scalar argument k (int, float or 0/1), or raise."""
+        a = self.sig.inputs[k]
+        t = a.dtype
+        if t[0] == "f":
+            bad = isinstance(v, bool | np.bool_ | np.complexfloating)
+            if bad or not isinstance(v, int | float | np.number):
+                what = v.dtype if isinstance(v, np.generic) else type(v).__name__
+                raise TypeError(f"{self._arg(k)} must be a real number ({t}), got {what}")
+            try:
+                return float(v)
+            except OverflowError:
+                raise ValueError(f"{self._arg(k)} = {v} is out of range for {t}") from None
+        if t == "i1":
+            if not isinstance(v, bool | np.bool_ | int | np.integer) or v not in (0, 1):
+                raise TypeError(f"{self._arg(k)} must be a bool (i1), got {v!r}")
+            return 1 if v else 0
+        try:
+            iv = operator.index(v)
+        except TypeError:
+            raise TypeError(
+                f"{self._arg(k)} must be an integer ({t}), got {type(v).__name__}"
+            ) from None
+        lo, hi = _int_range(t)
+        if not lo <= iv <= hi:
+            raise ValueError(f"{self._arg(k)} = {iv} is out of range for {t} [{lo}, {hi}]")
+        return iv
+
+
+def _int_range(t: str) -> tuple[int, int]:
+    bits = 64 if t == "index" else int(t.lstrip("ui"))
+    if t.startswith("ui"):
+        return 0, (1 << bits) - 1
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+def _raise_pending() -> None:
+    e = parallel.take_pending()
+    if e is None:
+        return
+    err, fatal = e
+    if fatal:
+        if isinstance(err, Exception):
+            raise RuntimeError(f"parallel loop failed: {err!r}") from err
+        raise err
+    warnings.warn(f"parallel loop ran serially: {err!r}", RuntimeWarning, stacklevel=3)
+
+
+# ---------------------------------------------------------------------------------------------
+# The generated caller
+
+
+def make_caller(
+    name: str,
+    sig: Signature,
+    wrapper_address: int,
+    *,
+    threads: int,
+    uses_parallel: bool,
+    from_objects: bool,
+    keepalive: Any,
+) -> Callable[..., Any]:
+    """The Python function that validates, allocates, packs and calls entry `name`."""
+    env: dict[str, Any] = {
+        "_ndarray": np.ndarray,
+        "_empty": np.empty,
+        "_alloc": aligned_empty,
+        "_call": _WRAPPER_TYPE(wrapper_address),
+        "_err": _Errors(name, sig),
+        "_tls": parallel._TLS,
+        "_raise_pending": _raise_pending,
+        "_keepalive": keepalive,  # the engine owning the code must outlive this function
+    }
+    n = len(sig.inputs)
+    params = [f"a{k}" for k in range(n)]
+    lines = ["def call(*args):", f"    if len(args) != {n}: _err.count(args)"]
+    emit = lines.append
+    if n:
+        emit(f"    {', '.join(params)}{',' if n == 1 else ''} = args")
+    dim_var: dict[tuple[int, int], str] = {}
+    for k, a in enumerate(sig.inputs):
+        v = f"a{k}"
+        if a.shape is None:
+            conv = _scalar_check(a)
+            if conv:
+                emit(f"    if {conv.format(v=v)}: {v} = _err.scalar({k}, {v})")
+            continue
+        env[f"_dt{k}"] = a.np_dtype
+        emit(f"    if type({v}) is not _ndarray and not isinstance({v}, _ndarray): ")
+        lines[-1] += f"_err.not_array({k}, {v})"
+        emit(f"    if {v}.dtype is not _dt{k} and {v}.dtype != _dt{k}: _err.dtype({k}, {v})")
+        emit(f"    s{k} = {v}.shape")
+        emit(f"    if len(s{k}) != {a.rank}: _err.rank({k}, {v})")
+        if a.rank:
+            names = [f"s{k}_{i}" for i in range(a.rank)]
+            emit(f"    {', '.join(names)}{',' if a.rank == 1 else ''} = s{k}")
+            for i, d in enumerate(a.shape):
+                dim_var[(k, i)] = names[i]
+                if isinstance(d, int):
+                    emit(f"    if {names[i]} != {d}: _err.dim({k}, {v}, {i})")
+        emit(f"    f{k} = {v}.flags")
+        emit(f"    if not (f{k}.c_contiguous and f{k}.aligned): _err.layout({k}, {v})")
+    # Dims that must agree across inputs: shared symbols and references.
+    first: dict[str, tuple[int, int]] = {}
+    for k, a in enumerate(sig.inputs):
+        for i, d in enumerate(a.shape or ()):
+            if isinstance(d, str):
+                if d in first:
+                    k0, i0 = first[d]
+                    why = f"symbol '{d}'"
+                    emit(f"    if s{k}_{i} != s{k0}_{i0}: _err.same({k}, {i}, {k0}, {i0}, args, ")
+                    lines[-1] += f"{why!r})"
+                else:
+                    first[d] = (k, i)
+            elif isinstance(d, InputDim):
+                k0, i0 = int(d.arg), d.dim
+                emit(f"    if s{k}_{i} != s{k0}_{i0}: _err.same({k}, {i}, {k0}, {i0}, args, ")
+                lines[-1] += "'declared equal')"
+    outs = []
+    for j, a in enumerate(sig.outputs):
+        assert a.shape is not None
+        dims = []
+        for d in a.shape:
+            if isinstance(d, int):
+                dims.append(str(d))
+            elif isinstance(d, str):
+                dims.append(dim_var[first[d]])
+            else:
+                assert isinstance(d, InputDim)
+                dims.append(dim_var[(int(d.arg), d.dim)])
+        shape = f"({', '.join(dims)}{',' if len(dims) == 1 else ''})"
+        env[f"_odt{j}"] = a.np_dtype
+        if all(isinstance(d, int) for d in a.shape):
+            small = math.prod(a.shape) * a.np_dtype.itemsize < _ALIGN_MIN
+            emit(f"    o{j} = {'_empty' if small else '_alloc'}({shape}, _odt{j})")
+        else:  # decide inline: the aligned path costs a few hundred ns more
+            size = " * ".join(dims + [str(a.np_dtype.itemsize)])
+            emit(f"    o{j} = (_empty if {size} < {_ALIGN_MIN} else _alloc)({shape}, _odt{j})")
+        outs.append(f"o{j}")
+    fmt, values = "<", []
+    for k, a in enumerate(sig.args):
+        v = f"a{k}" if k < n else f"o{k - n}"
+        if a.shape is None:
+            fmt += "d" if a.dtype[0] == "f" else ("Q" if a.dtype == "ui64" else "q")
+            values.append(v)
+        elif from_objects:
+            fmt += "Q"
+            values.append(f"id({v})")
+        else:
+            fmt += "Q" + "q" * a.rank
+            values.append(f"{v}.ctypes.data")
+            values += [f"{v}.shape[{i}]" for i in range(a.rank)]
+    env["_pack"] = struct.Struct(fmt).pack
+    if uses_parallel:
+        emit(f"    _tls.threads = {threads}")
+    emit(f"    _call(_pack({', '.join(values)}))")
+    if uses_parallel:
+        emit("    if _tls.pending is not None: _raise_pending()")
+    if len(outs) == 1:
+        emit(f"    return {outs[0]}")
+    elif outs:
+        emit(f"    return ({', '.join(outs)})")
+    src = "\n".join(lines) + "\n"
+    exec(compile(src, f"<mlc.runtime entry {name}>", "exec"), env)
+    fn = env["call"]
+    fn.__name__ = fn.__qualname__ = name if name.isidentifier() else "entry"
+    fn.__doc__ = f"JIT-compiled entry {sig.text(name)}."
+    fn.__mlc_source__ = src
+    return fn
+
+
+def _scalar_check(a: ArgSpec) -> str:
+    """A condition on `{v}` that sends a scalar argument to the slow check/convert path."""
+    t = a.dtype
+    if t[0] == "f":
+        return "type({v}) is not float"
+    if t == "i1":
+        return "type({v}) is not bool"
+    lo, hi = _int_range(t)
+    return f"type({{v}}) is not int or not {lo} <= {{v}} <= {hi}"

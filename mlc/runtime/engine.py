@@ -1,0 +1,431 @@
+"""LLVM IR text -> native code: llvmlite parses the IR, checks the entry functions against
+their `Signature`s, adds one packed-argument wrapper per entry, optimizes for the host CPU (O0-O3
+with loop and SLP vectorization) and JIT-compiles with MCJIT.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import llvmlite.binding as llvm
+
+from mlc.runtime.parallel import parallel_for_address
+from mlc.runtime.signature import Signature
+
+__all__ = ["Engine", "EntryNotFoundError", "HostTarget", "JITError", "JitOptions", "host_target"]
+
+PARALLEL_FOR = "mlc_parallel_for"
+_PARALLEL_FOR_TYPE = "void (ptr, ptr, i64, i64, i64)"
+WRAPPER_PREFIX = "__mlc_call."
+
+# NumPy's PyArrayObject: PyObject_HEAD, then `char *data`, `int nd`, `npy_intp *dimensions`.
+ARRAY_DATA_OFFSET = 16
+ARRAY_DIMS_OFFSET = 32
+
+FAST_MATH_FLAGS = ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "fast")
+
+
+class JITError(RuntimeError):
+    """LLVM rejected the module (parse or verifier error), or an entry function does not match
+    its `Signature`. The message holds LLVM's message and the offending source line."""
+
+
+class EntryNotFoundError(JITError, KeyError):
+    """An entry function that the module does not define (or that has no signature)."""
+
+    def __str__(self) -> str:  # KeyError would show the repr of the message
+        return str(self.args[0]) if self.args else ""
+
+
+_LOCK = threading.RLock()  # LLVM's global options and target set-up are not thread-safe
+_initialized = False
+
+
+def _init_llvm() -> None:
+    global _initialized
+    if _initialized:
+        return
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    llvm.add_symbol(PARALLEL_FOR, parallel_for_address())
+    _initialized = True
+
+
+@dataclass(frozen=True)
+class HostTarget:
+    """The machine code is generated for: the process triple, the host CPU and its features."""
+
+    triple: str
+    cpu: str
+    features: str
+
+    def has_feature(self, name: str) -> bool:
+        return f"+{name}" in self.features.split(",")
+
+
+_HOST: HostTarget | None = None
+
+
+def host_target() -> HostTarget:
+    """The host's triple, CPU name (e.g. `znver3`) and feature string (`+avx2,+fma,...`)."""
+    global _HOST
+    if _HOST is None:
+        with _LOCK:
+            _init_llvm()
+            _HOST = HostTarget(
+                llvm.get_process_triple(),
+                llvm.get_host_cpu_name(),
+                llvm.get_host_cpu_features().flatten(),
+            )
+    return _HOST
+
+
+@dataclass(frozen=True)
+class JitOptions:
+    """How the LLVM IR is optimized (all part of the compile-cache key).
+
+    `opt_level` 0-3; `loop_vectorize` / `slp_vectorize` / `loop_unroll` turn those passes on or
+    off; `unroll_threshold` overrides LLVM's unroll cost threshold (None: LLVM's default, 300 at
+    O3 and 150 below); `fast_math`: None leaves the IR's own flags, True adds `fast`, or a tuple
+    of LLVM flag names (`("contract",)`, `("reassoc", "contract")`) added to every floating-point
+    arithmetic instruction, comparison and floating-point intrinsic call.
+    """
+
+    opt_level: int = 3
+    loop_vectorize: bool = True
+    slp_vectorize: bool = True
+    loop_unroll: bool = True
+    unroll_threshold: int | None = None
+    fast_math: bool | tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.opt_level, bool) or self.opt_level not in (0, 1, 2, 3):
+            raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {self.opt_level!r}")
+        for name in ("loop_vectorize", "slp_vectorize", "loop_unroll"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
+        t = self.unroll_threshold
+        if t is not None and (isinstance(t, bool) or not isinstance(t, int) or t < 0):
+            raise ValueError(f"unroll_threshold must be a non-negative int or None, got {t!r}")
+        fm = self.fast_math
+        if fm is False:
+            fm = None
+        elif fm is True:
+            fm = ("fast",)
+        elif fm is not None:
+            if isinstance(fm, str):
+                fm = tuple(f for f in fm.replace(",", " ").split() if f)
+            fm = tuple(sorted(set(fm)))
+            bad = [f for f in fm if f not in FAST_MATH_FLAGS]
+            if bad or not fm:
+                raise ValueError(
+                    f"fast_math flags not supported: {bad or fm!r} (allowed: "
+                    f"{', '.join(FAST_MATH_FLAGS)})"
+                )
+        object.__setattr__(self, "fast_math", fm)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast-math: `<res> = fadd [flags] <ty> ...` and friends, and calls returning a floating type.
+
+_NAME = r'%(?:"[^"]*"|[-\w.$]+)'
+_FP_SCALAR = r"(?:half|bfloat|float|double|fp128|x86_fp80)"
+_FP_TYPE = r"(?:" + _FP_SCALAR + r"|<\s*\d+\s*x\s*" + _FP_SCALAR + r"\s*>)"
+_FLAGS_RE = r"((?:\s+(?:" + "|".join(FAST_MATH_FLAGS) + r"))*)"
+_FP_INST = re.compile(
+    r"^(\s*" + _NAME + r"\s*=\s*(?:fadd|fsub|fmul|fdiv|frem|fneg|fcmp))" + _FLAGS_RE + r"(?=\s)",
+    re.M,
+)
+_FP_CALL = re.compile(
+    r"^(\s*"
+    + _NAME
+    + r"\s*=\s*(?:tail\s+|musttail\s+|notail\s+)?call)"
+    + _FLAGS_RE
+    + r"(?=\s+"
+    + _FP_TYPE
+    + r"\s+@)",
+    re.M,
+)
+
+
+def apply_fast_math(text: str, flags: tuple[str, ...]) -> str:
+    """`text` with `flags` added to every FP arithmetic instruction, `fcmp` and FP-typed call."""
+
+    def add(m: re.Match[str]) -> str:
+        have = m.group(2).split()
+        new = [f for f in flags if f not in have]
+        return m.group(1) + m.group(2) + "".join(" " + f for f in new)
+
+    return _FP_CALL.sub(add, _FP_INST.sub(add, text))
+
+
+# ---------------------------------------------------------------------------------------------
+# Diagnostics
+
+
+_LOC = re.compile(r"<string>:(\d+):(\d+): error: (.*)")
+
+
+def _parse_error(message: str, text: str) -> JITError:
+    """A JITError for llvmlite's parse error, with the offending line of `text`."""
+    body = message.split("\n", 1)[1] if message.startswith("LLVM IR parsing error") else message
+    m = _LOC.search(body)
+    if m is None:
+        return JITError(f"LLVM IR parse error: {body.strip()}")
+    line, col, what = int(m.group(1)), int(m.group(2)), m.group(3)
+    lines = text.splitlines()
+    src = lines[line - 1] if 0 < line <= len(lines) else ""
+    caret = " " * max(col - 1, 0) + "^"
+    return JITError(f"LLVM IR parse error at line {line}:{col}: {what}\n{src}\n{caret}")
+
+
+def _check_entry(mod: Any, name: str, sig: Signature) -> None:
+    try:
+        fn = mod.get_function(name)
+    except NameError:
+        fn = None
+    if fn is None or fn.is_declaration:
+        defined = sorted(
+            f.name for f in mod.functions if not f.is_declaration and not f.name.startswith("llvm.")
+        )
+        raise EntryNotFoundError(
+            f"entry function '{name}' is not defined in the LLVM module "
+            f"(defined: {', '.join(defined) or 'none'})"
+        )
+    ftype = str(fn.global_value_type)
+    ret = ftype.split(" (", 1)[0]
+    if ret != "void":
+        raise JITError(
+            f"entry function '{name}' returns {ret}: entry functions return void and write "
+            "results into output memrefs"
+        )
+    got = [str(a.type) for a in fn.arguments]
+    want = sig.llvm_params()
+    if ftype.endswith("...)"):
+        raise JITError(f"entry function '{name}' is variadic: not supported")
+    roles = [r for a in sig.args for r in a.param_roles()]
+    if len(got) != len(want):
+        raise JITError(
+            f"entry function '{name}' has {len(got)} parameters, its signature "
+            f"{sig.text(name)} expands to {len(want)}: ({', '.join(want)})"
+        )
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            raise JITError(
+                f"entry function '{name}' parameter {i} is {g}, expected {w} (the {roles[i]} in "
+                f"{sig.text(name)})"
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# The packed-argument wrappers
+
+
+def _quote(name: str) -> str:
+    """An LLVM global name in quoted form (`@"a.b"`), escaping `"`, `\\` and non-printables."""
+    out = []
+    for ch in name.encode("utf-8"):
+        c = chr(ch)
+        out.append(c if 32 <= ch < 127 and c not in '"\\' else f"\\{ch:02X}")
+    return '@"' + "".join(out) + '"'
+
+
+def _wrapper_ir(name: str, sig: Signature, from_objects: bool) -> str:
+    """`void @"__mlc_call.<name>"(ptr %args)`: unpack 8-byte slots and call the entry.
+
+    Each memref takes one slot: the ndarray object (`from_objects`, read through NumPy's struct
+    layout) or, portably, its data pointer followed by one slot per dim. Scalars take one slot:
+    an i64 for integers, a double for floats (narrowed here).
+    """
+    lines = [f"define void {_quote(WRAPPER_PREFIX + name)}(ptr %args) {{", "entry:"]
+    emit = lines.append
+    slot = 0
+    call_args: list[str] = []
+
+    def load(ty: str, tmp: str) -> str:
+        nonlocal slot
+        emit(f"  %{tmp}.p = getelementptr inbounds i64, ptr %args, i64 {slot}")
+        emit(f"  %{tmp} = load {ty}, ptr %{tmp}.p, align 8")
+        slot += 1
+        return f"%{tmp}"
+
+    for k, a in enumerate(sig.args):
+        v = f"a{k}"
+        if a.shape is None:
+            t = a.llvm_type
+            if t in ("half", "float"):
+                d = load("double", v + ".d")
+                emit(f"  %{v} = fptrunc double {d} to {t}")
+            elif t == "double":
+                load("double", v)
+            elif t == "i64":
+                load("i64", v)
+            else:
+                q = load("i64", v + ".q")
+                emit(f"  %{v} = trunc i64 {q} to {t}")
+            call_args.append(f"{t} %{v}")
+            continue
+        sizes: list[str] = []
+        if from_objects:
+            obj = load("ptr", v + ".obj")
+            emit(f"  %{v}.dp = getelementptr inbounds i8, ptr {obj}, i64 {ARRAY_DATA_OFFSET}")
+            emit(f"  %{v}.data = load ptr, ptr %{v}.dp, align 8")
+            if a.rank:
+                emit(f"  %{v}.sp = getelementptr inbounds i8, ptr {obj}, i64 {ARRAY_DIMS_OFFSET}")
+                emit(f"  %{v}.dims = load ptr, ptr %{v}.sp, align 8")
+            for i, d in enumerate(a.shape):
+                if isinstance(d, int):
+                    sizes.append(str(d))  # checked at the call boundary: a constant helps LLVM
+                    continue
+                emit(f"  %{v}.s{i}.p = getelementptr inbounds i64, ptr %{v}.dims, i64 {i}")
+                emit(f"  %{v}.s{i} = load i64, ptr %{v}.s{i}.p, align 8")
+                sizes.append(f"%{v}.s{i}")
+            data = f"%{v}.data"
+        else:
+            data = load("ptr", v + ".data")
+            for i, d in enumerate(a.shape):
+                s = load("i64", f"{v}.s{i}")
+                sizes.append(str(d) if isinstance(d, int) else s)
+        # Identity layout: stride[r-1] = 1, stride[i] = stride[i+1] * size[i+1] (in elements).
+        strides = ["1"] * a.rank
+        for i in range(a.rank - 2, -1, -1):
+            nxt, sz = strides[i + 1], sizes[i + 1]
+            if nxt.isdigit() and sz.isdigit():
+                strides[i] = str(int(nxt) * int(sz))
+            else:
+                emit(f"  %{v}.st{i} = mul i64 {nxt}, {sz}")
+                strides[i] = f"%{v}.st{i}"
+        call_args += [f"ptr {data}", f"ptr {data}", "i64 0"]
+        call_args += [f"i64 {s}" for s in sizes + strides]
+    emit(f"  call void {_quote(name)}({', '.join(call_args)})")
+    emit("  ret void")
+    emit("}")
+    params = ", ".join(sig.llvm_params())
+    return f"declare void {_quote(name)}({params})\n\n" + "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Compilation
+
+
+def _target_machine(target: HostTarget, opt_level: int) -> Any:
+    return llvm.Target.from_triple(target.triple).create_target_machine(
+        cpu=target.cpu, features=target.features, opt=opt_level, jit=True
+    )
+
+
+def _set_unroll_threshold(opts: JitOptions) -> None:
+    # LLVM's defaults for the two thresholds the unroller picks from by opt level; an explicit
+    # threshold sets both, None restores the defaults (these are process-wide options).
+    t = opts.unroll_threshold
+    aggressive, default = (300, 150) if t is None else (t, t)
+    llvm.set_option("mlc", f"-unroll-threshold-aggressive={aggressive}")
+    llvm.set_option("mlc", f"-unroll-threshold-default={default}")
+
+
+def _optimize(mod: Any, tm: Any, opts: JitOptions) -> None:
+    pto = llvm.create_pipeline_tuning_options(speed_level=opts.opt_level)
+    pto.loop_vectorization = opts.loop_vectorize
+    pto.slp_vectorization = opts.slp_vectorize
+    pto.loop_unrolling = opts.loop_unroll
+    pto.loop_interleaving = opts.loop_unroll
+    _set_unroll_threshold(opts)
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(mod, pb)
+
+
+class Engine:
+    """A JIT-compiled module: the MCJIT engine (which owns its module and target machine), the
+    optimized IR, and the addresses of the entry functions and their wrappers."""
+
+    __slots__ = (
+        "_ee",
+        "addresses",
+        "from_objects",
+        "llvm_ir_optimized",
+        "options",
+        "signatures",
+        "target",
+        "text_hash",
+        "uses_parallel",
+        "wrapper_addresses",
+        "_asm",
+    )
+
+    def __init__(
+        self,
+        text: str,
+        signatures: dict[str, Signature],
+        options: JitOptions,
+        target: HostTarget,
+        from_objects: bool,
+    ) -> None:
+        self.options = options
+        self.signatures = dict(signatures)
+        self.target = target
+        self.from_objects = from_objects
+        self.text_hash = text_hash(text)
+        self._asm: str | None = None
+        source = text if options.fast_math is None else apply_fast_math(text, options.fast_math)
+        with _LOCK:
+            _init_llvm()
+            ctx = llvm.create_context()
+            try:
+                mod = llvm.parse_assembly(source, context=ctx)
+            except RuntimeError as e:
+                raise _parse_error(str(e), source) from None
+            try:
+                mod.verify()
+            except RuntimeError as e:
+                raise JITError(f"invalid LLVM IR: {str(e).strip()}") from None
+            par = _function_or_none(mod, PARALLEL_FOR)
+            self.uses_parallel = par is not None
+            if par is not None and str(par.global_value_type) != _PARALLEL_FOR_TYPE:
+                raise JITError(
+                    f"{PARALLEL_FOR} is declared as {par.global_value_type}, expected "
+                    f"{_PARALLEL_FOR_TYPE}"
+                )
+            for name, sig in self.signatures.items():
+                _check_entry(mod, name, sig)
+            wrappers = "".join(
+                _wrapper_ir(name, sig, from_objects) for name, sig in self.signatures.items()
+            )
+            if wrappers:
+                mod.link_in(llvm.parse_assembly(wrappers, context=ctx))
+            tm = _target_machine(target, options.opt_level)
+            mod.triple = target.triple
+            mod.data_layout = str(tm.target_data)
+            _optimize(mod, tm, options)
+            self.llvm_ir_optimized = str(mod)
+            # MCJIT takes ownership of the module and of its own target machine.
+            self._ee = llvm.create_mcjit_compiler(mod, _target_machine(target, options.opt_level))
+            self._ee.finalize_object()
+            self.addresses = {n: self._ee.get_function_address(n) for n in self.signatures}
+            self.wrapper_addresses = {
+                n: self._ee.get_function_address(WRAPPER_PREFIX + n) for n in self.signatures
+            }
+
+    def asm(self) -> str:
+        """The host assembly of the optimized module (generated on first request)."""
+        if self._asm is None:
+            with _LOCK:
+                ctx = llvm.create_context()
+                mod = llvm.parse_assembly(self.llvm_ir_optimized, context=ctx)
+                tm = _target_machine(self.target, self.options.opt_level)
+                self._asm = tm.emit_assembly(mod)
+        return self._asm
+
+
+def _function_or_none(mod: Any, name: str) -> Any:
+    try:
+        return mod.get_function(name)
+    except NameError:
+        return None
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()

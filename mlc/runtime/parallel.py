@@ -1,0 +1,216 @@
+"""`mlc_parallel_for`: the runtime symbol that JIT-compiled code calls to run an outlined parallel
+loop body over a persistent pool of worker threads.
+
+    void mlc_parallel_for(ptr body, ptr ctx, i64 lower, i64 upper, i64 step)
+    void body(i64 begin, i64 end, ptr ctx)     ; runs for i = begin; i < end; i += step
+
+The iterations lower, lower+step, ... < upper are split into `min(threads, trip count)` chunks of
+consecutive iterations (sizes differ by at most one), a pure function of the arguments and the
+thread count, so results never depend on timing. Chunk 0 runs on the calling thread, the others
+on pool workers; each chunk's `begin` is `lower + k*step` and its `end` the next chunk's `begin`
+(the last is `upper`). A call made while a parallel region runs on the same thread (nested
+parallelism) runs the whole range inline. Native bodies run with the GIL released.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import queue
+import threading
+from typing import Any
+
+__all__ = [
+    "chunk_bounds",
+    "default_threads",
+    "parallel_for_address",
+    "resolve_threads",
+    "set_call_threads",
+    "take_pending",
+]
+
+_BODY_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p)
+_ENTRY_TYPE = ctypes.CFUNCTYPE(
+    None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64
+)
+
+
+def default_threads() -> int:
+    """`MLC_NUM_THREADS` if set, else the number of cores this process may run on."""
+    env = os.environ.get("MLC_NUM_THREADS", "").strip()
+    if env:
+        try:
+            n = int(env)
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise ValueError(f"MLC_NUM_THREADS must be a positive integer, got {env!r}")
+        return n
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def resolve_threads(threads: int | None) -> int:
+    """`threads` checked (a positive int), or `default_threads()` when None."""
+    if threads is None:
+        return default_threads()
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+    return threads
+
+
+def chunk_bounds(lower: int, upper: int, step: int, threads: int) -> list[tuple[int, int]]:
+    """The `(begin, end)` chunks that `mlc_parallel_for` hands to the body, in order."""
+    if step <= 0 or upper <= lower:
+        return []
+    trips = (upper - lower + step - 1) // step
+    n = min(threads, trips)
+    q, r = divmod(trips, n)
+    bounds = []
+    start = 0
+    for k in range(n):
+        stop = start + q + (1 if k < r else 0)
+        bounds.append((lower + start * step, upper if k == n - 1 else lower + stop * step))
+        start = stop
+    return bounds
+
+
+class _State(threading.local):
+    threads: int = 0  # set by each entry call of a module that calls mlc_parallel_for
+    depth: int = 0  # > 0 while this thread runs a chunk of a parallel region
+    pending: tuple[BaseException, bool] | None = None  # noted in the callback, for the caller
+
+
+_TLS = _State()
+
+
+class _Pool:
+    """Daemon worker threads fed by one task queue; grows to the largest width asked for."""
+
+    def __init__(self) -> None:
+        self._tasks: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._workers: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    def ensure(self, n: int) -> None:
+        if len(self._workers) >= n:
+            return
+        with self._lock:
+            while len(self._workers) < n:
+                t = threading.Thread(
+                    target=self._work, name=f"mlc-worker-{len(self._workers)}", daemon=True
+                )
+                t.start()
+                self._workers.append(t)
+
+    def submit(self, task: tuple[Any, ...]) -> None:
+        self._tasks.put(task)
+
+    def _work(self) -> None:
+        _TLS.depth = 1  # anything a worker runs is inside a parallel region
+        get = self._tasks.get
+        while True:
+            body, begin, end, ctx, done = get()
+            try:
+                body(begin, end, ctx)
+            except BaseException as e:  # a native body cannot raise; keep the worker alive anyway
+                done.put(e)
+            else:
+                done.put(None)
+
+
+_POOL = _Pool()
+_BODIES: dict[int, Any] = {}  # body address -> ctypes function (the address is the identity)
+
+
+def _reset_after_fork() -> None:
+    # Worker threads do not survive fork(); the child starts with an empty pool.
+    global _POOL
+    _POOL = _Pool()
+    _TLS.depth = 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)
+
+
+def _run_inline(body: Any, begin: int, end: int, ctx: int) -> None:
+    tls = _TLS
+    tls.depth += 1
+    try:
+        body(begin, end, ctx)
+    finally:
+        tls.depth -= 1
+
+
+def _parallel_for(body_addr: int, ctx: int, lower: int, upper: int, step: int) -> None:
+    # A ctypes callback: nothing may propagate into the native caller, and every iteration must
+    # have run when it returns (the chunks share `ctx`, which lives in the caller's frame).
+    try:
+        body = _BODIES.get(body_addr)
+        if body is None:
+            if len(_BODIES) > 4096:
+                _BODIES.clear()
+            body = _BODIES[body_addr] = _BODY_TYPE(body_addr)
+        tls = _TLS
+        threads = 1 if tls.depth else (tls.threads or default_threads())
+        chunks = chunk_bounds(lower, upper, step, threads)
+    except BaseException as e:
+        _note_failure(e, fatal=True)
+        return
+    if len(chunks) <= 1:
+        if chunks:
+            _run_inline(body, lower, upper, ctx)
+        return
+    done: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    submitted = 0
+    try:
+        pool = _POOL
+        pool.ensure(len(chunks) - 1)
+        for begin, end in chunks[1:]:
+            pool.submit((body, begin, end, ctx, done))
+            submitted += 1
+    except BaseException as e:  # no pool: the chunks not handed out run here
+        _note_failure(e, fatal=False)
+    for begin, end in [chunks[0], *chunks[1 + submitted :]]:
+        _run_inline(body, begin, end, ctx)
+    pending = submitted
+    while pending:
+        try:
+            err = done.get()
+        except BaseException as e:  # e.g. KeyboardInterrupt while waiting: keep waiting
+            _note_failure(e, fatal=True)
+            continue
+        pending -= 1
+        if err is not None:
+            _note_failure(err, fatal=True)
+
+
+def _note_failure(e: BaseException, *, fatal: bool) -> None:
+    """Keep the first exception raised inside the callback for the entry call to handle: raise
+    it when `fatal` (iterations may not have run), else warn (they all ran, serially)."""
+    if _TLS.pending is None:
+        _TLS.pending = (e, fatal)
+
+
+def take_pending() -> tuple[BaseException, bool] | None:
+    """The (exception, fatal) noted during the last native call on this thread (cleared)."""
+    e = _TLS.pending
+    _TLS.pending = None
+    return e
+
+
+_CALLBACK = _ENTRY_TYPE(_parallel_for)
+
+
+def parallel_for_address() -> int:
+    """The address of `mlc_parallel_for` (the ctypes callback kept alive for the process)."""
+    addr = ctypes.cast(_CALLBACK, ctypes.c_void_p).value
+    assert addr is not None
+    return addr
+
+
+def set_call_threads(threads: int) -> None:
+    """Set the thread count for parallel loops reached by the next native call on this thread."""
+    _TLS.threads = threads
