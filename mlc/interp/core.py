@@ -345,8 +345,13 @@ class BaseInterpreter:
         if len(args) != len(inputs):
             raise TypeError(f"@{name} takes {len(inputs)} arguments, got {len(args)}")
         checked = [check_argument(i, t, a) for i, (t, a) in enumerate(zip(inputs, args))]
-        with np.errstate(all="ignore"):
-            results = self.call(func, checked)
+        try:
+            with np.errstate(all="ignore"):
+                results = self.call(func, checked)
+        except RecursionError:
+            raise InterpreterError(
+                f"Python recursion limit reached running @{name} (nesting too deep)"
+            ) from None
         return tuple(_fresh(r, checked) for r in results)
 
 

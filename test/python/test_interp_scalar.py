@@ -400,3 +400,35 @@ def test_wrong_handler_result_is_reported_against_the_op() -> None:
                        "  %0 = arith.addf %a, %a : f32\n  return %0 : f32\n}")  # fmt: skip
     with pytest.raises(InterpreterError, match=r"'arith.addf' .*result 0 is a float64 scalar"):
         Broken(module).run_function("main", [np.float32(1)])
+
+
+def test_docs_examples_run() -> None:
+    import pathlib
+    import re
+
+    doc = pathlib.Path(__file__).resolve().parents[2] / "docs" / "interp.md"
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+    assert len(blocks) >= 3
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, str(doc), "exec"), namespace)
+
+
+def test_every_op_of_the_covered_dialects_has_a_handler() -> None:
+    import importlib
+
+    handled = Interpreter.handled_ops()
+    structural = {"func.func", "func.return", "graph.yield", "tensor.yield"}
+    for dialect in ("func", "arith", "math", "graph", "tensor"):
+        ops = set(importlib.import_module(f"mlc.dialects.{dialect}").DIALECT.ops)
+        assert ops - handled - structural == set(), dialect
+
+
+def test_module_docstring_examples() -> None:
+    import doctest
+
+    import mlc.interp.interpreter
+
+    for module in (mlc.interp, mlc.interp.interpreter):
+        failed, attempted = doctest.testmod(module, verbose=False)
+        assert attempted and not failed, module.__name__
