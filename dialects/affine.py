@@ -107,7 +107,19 @@ def _replace_map_and_operands(
         op.set_attr("map", A.AffineMapAttr(amap))
         op.set_operands([u.value for u in op._operands[:first]] + operands)
 
+    old = [u.value for u in op._operands[first:]]
     rewriter.modify_op_in_place(op, change)
+    notify_dropped(rewriter, old, operands)
+
+
+def notify_dropped(rewriter: PatternRewriter, old: Sequence[Value], new: Sequence[Value]) -> None:
+    """Tell the rewriter's listener about producers of operands an op no longer uses (they
+    may now be dead), as MLIR's driver learns from an op's replacement."""
+    kept = set(new)
+    for v in old:
+        d = v.defining_op()
+        if d is not None and v not in kept and d.parent is not None:
+            rewriter.listener.notify_op_modified(d)
 
 
 def _simplify_map_operands(op: Operation, rewriter: PatternRewriter, first: int) -> bool:
@@ -310,6 +322,7 @@ class MinOp(_MinMaxOp):
 
     name = "affine.min"
     _pick = min
+    canonicalize = _MinMaxOp.canonicalize
 
 
 class MaxOp(_MinMaxOp):
@@ -322,6 +335,7 @@ class MaxOp(_MinMaxOp):
 
     name = "affine.max"
     _pick = max
+    canonicalize = _MinMaxOp.canonicalize
 
 
 # ---------------------------------------------------------------------------------------------
@@ -398,6 +412,7 @@ class LoadOp(_AccessOp, MemoryEffectsOpInterface):
     """
 
     name = "affine.load"
+    canonicalize = _AccessOp.canonicalize
     memref = operand(AnyMemRef)
     indices = var_operand(Index)
     res = result(AnyType)
@@ -454,6 +469,7 @@ class StoreOp(_AccessOp, MemoryEffectsOpInterface):
     """
 
     name = "affine.store"
+    canonicalize = _AccessOp.canonicalize
     value = operand(AnyType)
     memref = operand(AnyMemRef)
     indices = var_operand(Index)
@@ -522,6 +538,7 @@ class VectorLoadOp(_AccessOp, MemoryEffectsOpInterface):
     """
 
     name = "affine.vector_load"
+    canonicalize = _AccessOp.canonicalize
     memref = operand(AnyMemRef)
     indices = var_operand(Index)
     res = result(AnyVector)
@@ -584,6 +601,7 @@ class VectorStoreOp(_AccessOp, MemoryEffectsOpInterface):
     """
 
     name = "affine.vector_store"
+    canonicalize = _AccessOp.canonicalize
     value = operand(AnyVector)
     memref = operand(AnyMemRef)
     indices = var_operand(Index)
@@ -933,8 +951,6 @@ class ForOp(Op, LoopLikeOpInterface, ConditionallySpeculatable):
             raise self.error(
                 f"different number of inits and region iter_args: {len(inits)} != {n_iter}"
             )
-        if len(self.results) != len(inits):
-            raise self.error("mismatch between the number of loop-carried values and results")
         for i, (init, arg) in enumerate(zip(inits, args[1:])):
             if init.type is not arg.type:
                 raise self.error(
@@ -952,6 +968,8 @@ class ForOp(Op, LoopLikeOpInterface, ConditionallySpeculatable):
                 "different number of region iter_args and yielded values: "
                 f"{n_iter} != {len(term._operands)}"
             )
+        if len(self.results) != n_iter:
+            raise self.error("mismatch between the number of loop-carried values and results")
 
     # -- folding --------------------------------------------------------------------------------
 
@@ -994,6 +1012,7 @@ class ForOp(Op, LoopLikeOpInterface, ConditionallySpeculatable):
             rewriter.modify_op_in_place(
                 self, lambda w=which, m=new_map, o=new_ops: self._set_bound(w, m, o)
             )
+            notify_dropped(rewriter, ops, new_ops)
             changed = True
         return changed
 
@@ -1207,6 +1226,27 @@ class ParallelOp(Op, LoopLikeOpInterface):
                     "upperBoundsGroups", "steps"),
         )  # fmt: skip
 
+    def canonicalize(self, rewriter: PatternRewriter) -> bool:
+        """Compose affine.apply producers into the bound maps and canonicalize their operands
+        (MLIR's fold of affine.parallel)."""
+        lb_map, ub_map = self.lower_bounds_map, self.upper_bounds_map
+        lb_ops, ub_ops = list(self.lower_bounds_operands), list(self.upper_bounds_operands)
+        new_lb, new_lb_ops = AA.compose_map_and_operands(lb_map, lb_ops)
+        new_ub, new_ub_ops = AA.compose_map_and_operands(ub_map, ub_ops)
+        if (new_lb is lb_map and new_lb_ops == lb_ops) and (
+            new_ub is ub_map and new_ub_ops == ub_ops
+        ):
+            return False
+
+        def change() -> None:
+            self.set_attr("lowerBoundsMap", A.AffineMapAttr(new_lb))
+            self.set_attr("upperBoundsMap", A.AffineMapAttr(new_ub))
+            self.set_operands([*new_lb_ops, *new_ub_ops])
+
+        rewriter.modify_op_in_place(self, change)
+        notify_dropped(rewriter, lb_ops + ub_ops, new_lb_ops + new_ub_ops)
+        return True
+
     def verify_op(self) -> None:
         blocks = self.regions[0].blocks
         n_args = len(blocks[0].arguments) if blocks else 0
@@ -1383,6 +1423,7 @@ class IfOp(Op):
                 self.set_operands(new_ops)
 
             rewriter.modify_op_in_place(self, change)
+            notify_dropped(rewriter, ops, new_ops)
             return True
         return self._remove_dead_else(rewriter) or self._fold_trivial(rewriter)
 

@@ -250,50 +250,71 @@ def _apply_producer(value: Value) -> Operation | None:
     return None
 
 
+def _replace_dim_or_sym(
+    amap: AffineMap, pos: int, dims: list[Value | None], syms: list[Value | None]
+) -> AffineMap | None:
+    """Substitute the affine.apply producing input `pos` (a dim, else a symbol) into `amap`;
+    its operands are appended to `dims`/`syms` and the replaced entry set to None (MLIR's
+    replaceDimOrSym, so operand order follows MLIR's)."""
+    is_dim = pos < len(dims)
+    group = dims if is_dim else syms
+    index = pos if is_dim else pos - len(dims)
+    v = group[index]
+    producer = _apply_producer(v) if v is not None else None
+    if producer is None:
+        return None
+    group[index] = None
+    pmap = producer.get_attr("map").value  # type: ignore[union-attr]
+    pmap, pops = canonicalize_map_and_operands(pmap, [u.value for u in producer._operands])
+    pd, ps = pmap.num_dims, pmap.num_symbols
+    nd, ns = len(dims), len(syms)
+    repl = pmap.replace_dims_and_symbols(
+        [dim(nd + i) for i in range(pd)], [sym(ns + i) for i in range(ps)], nd + pd, ns + ps
+    ).results[0]
+    dims.extend(pops[:pd])
+    syms.extend(pops[pd:])
+    dim_repl: list[AffineExpr] = [dim(i) for i in range(nd)]
+    sym_repl: list[AffineExpr] = [sym(i) for i in range(ns)]
+    (dim_repl if is_dim else sym_repl)[index] = repl
+    return amap.replace_dims_and_symbols(dim_repl, sym_repl, len(dims), len(syms))
+
+
 def compose_map_and_operands(
     amap: AffineMap, operands: Sequence[Value]
 ) -> tuple[AffineMap, list[Value]]:
     """Substitute the maps of `affine.apply` ops producing the operands (until none is left),
-    then canonicalize and simplify: MLIR's fully composed form of a map with its operands."""
+    then canonicalize and simplify: MLIR's composeAffineMapAndOperands."""
     ops = list(operands)
-    while any(_apply_producer(v) is not None for v in ops):
-        nd = amap.num_dims
-        dims: list[Value] = ops[:nd]
-        syms: list[Value] = ops[nd:]
-        # Each operand's replacement expression over the new dim/symbol lists.
-        dim_repl: list[AffineExpr] = []
-        sym_repl: list[AffineExpr] = []
-        new_dims: list[Value] = []
-        new_syms: list[Value] = []
-        for group, repl in ((dims, dim_repl), (syms, sym_repl)):
-            is_dim = group is dims
-            for v in group:
-                producer = _apply_producer(v)
-                if producer is None:
-                    if is_dim:
-                        repl.append(dim(len(new_dims)))
-                        new_dims.append(v)
-                    else:
-                        repl.append(sym(len(new_syms)))
-                        new_syms.append(v)
-                    continue
-                pmap = producer.get_attr("map").value  # type: ignore[union-attr]
-                pops = [u.value for u in producer._operands]
-                pmap, pops = canonicalize_map_and_operands(pmap, pops)
-                pd = pmap.num_dims
-                shifted = pmap.replace_dims_and_symbols(
-                    [dim(len(new_dims) + i) for i in range(pd)],
-                    [sym(len(new_syms) + i) for i in range(pmap.num_symbols)],
-                    len(new_dims) + pd,
-                    len(new_syms) + pmap.num_symbols,
-                )
-                new_dims.extend(pops[:pd])
-                new_syms.extend(pops[pd:])
-                repl.append(shifted.results[0])
-        amap = amap.replace_dims_and_symbols(dim_repl, sym_repl, len(new_dims), len(new_syms))
-        ops = new_dims + new_syms
-    amap, ops = canonicalize_map_and_operands(amap, ops)
-    return amap.simplify(), ops
+    if amap.num_results == 0:
+        amap, ops = canonicalize_map_and_operands(amap, ops)
+        return amap.simplify(), ops
+    dims: list[Value | None] = list(ops[: amap.num_dims])
+    syms: list[Value | None] = list(ops[amap.num_dims :])
+    changed = True
+    while changed:
+        changed = False
+        for pos in range(len(dims) + len(syms)):
+            new = _replace_dim_or_sym(amap, pos, dims, syms)
+            if new is not None:
+                amap = new
+                changed = True
+                break
+    # Drop the replaced (now unused) inputs.
+    result: list[Value] = []
+    dim_repl: list[AffineExpr] = []
+    for v in dims:
+        dim_repl.append(const(0) if v is None else dim(len(result)))
+        if v is not None:
+            result.append(v)
+    n_dims = len(result)
+    sym_repl: list[AffineExpr] = []
+    for v in syms:
+        sym_repl.append(const(0) if v is None else sym(len(result) - n_dims))
+        if v is not None:
+            result.append(v)
+    amap = amap.replace_dims_and_symbols(dim_repl, sym_repl, n_dims, len(result) - n_dims)
+    amap, result = canonicalize_map_and_operands(amap, result)
+    return amap.simplify(), result
 
 
 def canonicalize_set_and_operands(
