@@ -25,7 +25,13 @@ class ShapeInferenceError(ValueError):
 
 
 def _fmt(shape: Sequence[int]) -> str:
+    """A shape for messages (`?` for dynamic dims)."""
     return "[" + ", ".join("?" if d == DYNAMIC else str(d) for d in shape) + "]"
+
+
+def _vals(values: Sequence[int]) -> str:
+    """Attribute values for messages (-1 stays -1)."""
+    return "[" + ", ".join(map(str, values)) + "]"
 
 
 def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
@@ -247,7 +253,7 @@ def infer_transpose(t: A.Type, attrs: dict[str, Any]) -> list[A.Type]:
     perm = int_list(attrs, "perm")
     _check_length(perm, len(shape), "perm", " (the operand rank)")
     if sorted(perm) != list(range(len(shape))):
-        raise ShapeInferenceError(f"perm {_fmt(perm)} is not a permutation of 0..{len(shape) - 1}")
+        raise ShapeInferenceError(f"perm {_vals(perm)} is not a permutation of 0..{len(shape) - 1}")
     return [_tensor([shape[p] for p in perm], _elem(t))]
 
 
@@ -255,10 +261,10 @@ def infer_reshape(t: A.Type, attrs: dict[str, Any]) -> list[A.Type]:
     shape = ranked_shape(t)
     target = int_list(attrs, "shape")
     if any(d < -1 for d in target):
-        raise ShapeInferenceError(f"shape {_fmt(target)} entries must be >= 0 or -1")
+        raise ShapeInferenceError(f"shape {_vals(target)} entries must be >= 0 or -1")
     n_infer = target.count(-1)
     if n_infer > 1:
-        raise ShapeInferenceError(f"shape {_fmt(target)} has more than one -1")
+        raise ShapeInferenceError(f"shape {_vals(target)} has more than one -1")
     known = 1
     for d in target:
         if d != -1:
@@ -271,11 +277,11 @@ def infer_reshape(t: A.Type, attrs: dict[str, Any]) -> list[A.Type]:
     if n_infer == 0:
         if known != count:
             raise ShapeInferenceError(
-                f"cannot reshape {count} elements into shape {_fmt(target)} ({known} elements)"
+                f"cannot reshape {count} elements into shape {_vals(target)} ({known} elements)"
             )
         return [_tensor(target, _elem(t))]
     if known == 0 or count % known != 0:
-        raise ShapeInferenceError(f"cannot reshape {count} elements into shape {_fmt(target)}")
+        raise ShapeInferenceError(f"cannot reshape {count} elements into shape {_vals(target)}")
     return [_tensor([count // known if d == -1 else d for d in target], _elem(t))]
 
 
@@ -283,16 +289,16 @@ def infer_broadcast_to(t: A.Type, attrs: dict[str, Any]) -> list[A.Type]:
     shape = ranked_shape(t)
     target = int_list(attrs, "shape")
     if any(d < 0 for d in target):
-        raise ShapeInferenceError(f"shape {_fmt(target)} entries must be >= 0")
+        raise ShapeInferenceError(f"shape {_vals(target)} entries must be >= 0")
     off = len(target) - len(shape)
     if off < 0:
         raise ShapeInferenceError(
-            f"operand rank {len(shape)} exceeds the rank {len(target)} of shape {_fmt(target)}"
+            f"operand rank {len(shape)} exceeds the rank {len(target)} of shape {_vals(target)}"
         )
     for i, d in enumerate(shape):
         if d != 1 and d != DYNAMIC and d != target[off + i]:
             raise ShapeInferenceError(
-                f"operand shape {_fmt(shape)} cannot be broadcast to {_fmt(target)}"
+                f"operand shape {_fmt(shape)} cannot be broadcast to {_vals(target)}"
             )
     return [_tensor(target, _elem(t))]
 
@@ -355,7 +361,7 @@ def infer_reduce(t: A.Type, attrs: dict[str, Any], float_only: bool) -> list[A.T
     for i, a in enumerate(axes):
         _check_axis(a, len(shape))
         if i and a <= axes[i - 1]:
-            raise ShapeInferenceError(f"axes {_fmt(axes)} must be strictly increasing")
+            raise ShapeInferenceError(f"axes {_vals(axes)} must be strictly increasing")
     if keepdims:
         out = [1 if i in axes else d for i, d in enumerate(shape)]
     else:
@@ -386,13 +392,13 @@ def _window_size(size: int, lo: int, hi: int, extent: int, stride: int, what: st
 def _positive(vals: Shape, key: str) -> None:
     for v in vals:
         if v < 1:
-            raise ShapeInferenceError(f"'{key}' entries must be >= 1, but got {_fmt(vals)}")
+            raise ShapeInferenceError(f"'{key}' entries must be >= 1, but got {_vals(vals)}")
 
 
 def _non_negative(vals: Shape, key: str) -> None:
     for v in vals:
         if v < 0:
-            raise ShapeInferenceError(f"'{key}' entries must be >= 0, but got {_fmt(vals)}")
+            raise ShapeInferenceError(f"'{key}' entries must be >= 0, but got {_vals(vals)}")
 
 
 def _rank(shape: Shape, n: int, what: str) -> None:
