@@ -40,6 +40,7 @@ from mlc.dialects.llvm_types import (
     LLVMPointerType,
     LLVMVoidType,
     TailCallKindAttr,
+    bare_error,
     is_compatible_type,
     is_valid_argument_type,
     is_valid_element_type,
@@ -133,13 +134,14 @@ def _verify_successor_operands(op: Operation, groups: Sequence[Sequence[Value]])
     for i, (block, values) in enumerate(zip(op.successors, groups)):
         args = block.arguments
         if len(values) != len(args):
-            raise op.error(
+            raise bare_error(
+                op,
                 f"branch has {len(values)} operands for successor #{i}, but target block has "
-                f"{len(args)}"
+                f"{len(args)}",
             )
         for j, (v, a) in enumerate(zip(values, args)):
             if v.type is not a.type:
-                raise op.error(f"type mismatch for bb argument #{j} of successor #{i}")
+                raise bare_error(op, f"type mismatch for bb argument #{j} of successor #{i}")
 
 
 def _print_succ(p: Any, block: Block, values: Sequence[Value]) -> None:
@@ -272,7 +274,10 @@ class LLVMFuncOp(Op, CallableOpInterface):
                 parser.parse_punct(")")
         for a in args:
             if not is_valid_argument_type(a.type):
-                raise parser.error(f"invalid function argument type: {_q(a.type)}", a.pos)
+                raise parser.error(
+                    "failed to construct function type: expected LLVM type for function arguments",
+                    a.pos,
+                )
         ft = LLVMFunctionType(result, [a.type for a in args], var_arg)
         attrs["function_type"] = A.TypeAttr(ft)
         parser.parse_optional_attr_dict_with_keyword(attrs)
@@ -435,13 +440,18 @@ class ReturnOp(Op):
         expected = parent.func_type.result
         arg = self.arg
         if type(expected) is LLVMVoidType:
-            if arg is not None:
-                raise self.error("expected no operands")
+            if arg is None:
+                return
+            message = "expected no operands"
+        elif arg is None:
+            message = "expected 1 operand"
+        elif arg.type is not expected:
+            message = "mismatching result types"
+        else:
             return
-        if arg is None:
-            raise self.error("expected 1 operand")
-        if arg.type is not expected:
-            raise self.error("mismatching result types")
+        err = self.error(message)
+        err.diagnostic.attach_note("when returning from function", parent.location)  # type: ignore[attr-defined]
+        raise err
 
 
 class UnreachableOp(Op):
@@ -627,11 +637,14 @@ class CallOp(Op, CallOpInterface, SymbolUserOpInterface):
         n = len(ft.params)
         if (ft.var_arg and len(args) < n) or (not ft.var_arg and len(args) != n):
             raise self.error(
-                f"incorrect number of operands ({len(args)}) for callee (expecting: {n})"
+                f"incorrect number of operands for callee: expected {n}, but got {len(args)}"
             )
         for i, (v, t) in enumerate(zip(args, ft.params)):
             if v.type is not t:
-                raise self.error(f"operand type mismatch for operand {i}: {_q(v.type)} != {_q(t)}")
+                raise self.error(
+                    f"operand type mismatch: expected operand type {_q(t)}, but provided "
+                    f"{_q(v.type)} for operand number {i}"
+                )
         results = self.result_types
         if ft.returns_void:
             if results:
@@ -701,8 +714,11 @@ class CondBrOp(Op, BranchOpInterface):
     def verify_op(self) -> None:
         w = self.get_attr("branch_weights")
         if w is not None and len(w.values) != 2:  # type: ignore[attr-defined]
-            raise self.error("expects number of branch weights to match number of successors: "
-                             f"{len(w.values)} vs 2")  # type: ignore[attr-defined]  # fmt: skip
+            raise bare_error(
+                self,
+                "expects number of branch weights to match number of successors: "
+                f"{len(w.values)} vs 2",  # type: ignore[attr-defined]
+            )
         _verify_successor_operands(self, [self.trueDestOperands, self.falseDestOperands])  # type: ignore[list-item]
 
 
@@ -806,13 +822,10 @@ class SwitchOp(Op, BranchOpInterface):
         cases = self._case_values()
         n = len(self.successors) - 1
         if len(cases) != n:
-            raise self.error(
-                "expects number of case values to match number of case destinations: "
-                f"{len(cases)} vs {n}"
-            )  # noqa: E501
+            raise self.error("expects number of case values to match number of case destinations")  # noqa: E501
         cv = self.get_attr("case_values")
         if cv is not None and A.element_type_of(cv.type) is not self.value.type:  # type: ignore[attr-defined]
-            raise self.error("expects case values to have the type of the switch value")
+            raise bare_error(self, "expects case value type to match condition value type")
         cs = self.get_attr("case_operand_segments").values  # type: ignore[union-attr]
         if len(cs) != n:
             raise self.error(f"expects 'case_operand_segments' to have {n} elements, got {len(cs)}")
@@ -821,10 +834,11 @@ class SwitchOp(Op, BranchOpInterface):
             raise self.error("case operand segments do not add up to the case operands")
         w = self.get_attr("branch_weights")
         if w is not None and len(w.values) != n + 1:  # type: ignore[attr-defined]
-            raise self.error(
+            raise bare_error(
+                self,
                 "expects number of branch weights to match number of successors: "
-                f"{len(w.values)} vs {n + 1}"
-            )  # type: ignore[attr-defined]  # noqa: E501
+                f"{len(w.values)} vs {n + 1}",  # type: ignore[attr-defined]
+            )
         groups = [[u.value for u in self.successor_operands(i)] for i in range(n + 1)]
         _verify_successor_operands(self, groups)
 
@@ -889,6 +903,7 @@ class GlobalOp(Op):
             attrs["unnamed_addr"] = A.IntegerAttr(ua, A.i64)
         if parser.parse_optional_keyword("constant"):
             attrs["constant"] = A.UnitAttr()
+        name_pos = parser.pos()
         attrs["sym_name"] = A.StringAttr(parser.parse_symbol_name())
         parser.parse_punct("(")
         if not parser.parse_optional_punct(")"):
@@ -904,7 +919,7 @@ class GlobalOp(Op):
             n = len(value.value.encode() if isinstance(value.value, str) else value.value)
             attrs["global_type"] = A.TypeAttr(LLVMArrayType(n, A.i8))
         else:
-            raise parser.error("type can only be omitted for string globals")
+            raise parser.error("type can only be omitted for string globals", name_pos)
         body = parser.parse_optional_region()
         state.regions = [body if body is not None else Region()]
 
@@ -944,9 +959,7 @@ class GlobalOp(Op):
         attrs = self._attrs or _EMPTY
         t = self.type
         if not is_valid_element_type(t):
-            raise self.error(
-                f"expects type to be a valid element type for an LLVM global, got {_q(t)}"
-            )  # noqa: E501
+            raise self.error("expects type to be a valid element type for an LLVM global")  # noqa: E501
         tls = attrs.get("tls_mode", ZERO_I64).value  # type: ignore[attr-defined]
         if tls not in (0, 1):
             raise self.error(f"not supported: thread-local mode {tls}")
@@ -955,7 +968,9 @@ class GlobalOp(Op):
         if value is not None and body.blocks:
             raise self.error("cannot have both initializer value and region")
         if type(value) is A.StringAttr and t is not _string_type(value):
-            raise self.error("requires an i8 array type of a length matching the string attribute")
+            raise self.error(
+                "requires an i8 array type of the length equal to that of the string attribute"
+            )
         if attrs["linkage"].value == "common" and "constant" in attrs:  # type: ignore[attr-defined]
             raise self.error("cannot have 'common' linkage and be constant")
         if body.blocks:
@@ -991,7 +1006,10 @@ class AddressOfOp(Op, SymbolUserOpInterface):
         else:
             sym = lookup_nearest_symbol_from(self, ref)  # type: ignore[arg-type]
         if type(sym) not in (GlobalOp, LLVMFuncOp):
-            raise self.error("must reference a global defined by 'llvm.mlir.global' or 'llvm.func'")
+            raise self.error(
+                "must reference a global defined by 'llvm.mlir.global', 'llvm.mlir.alias' or "
+                "'llvm.func' or 'llvm.mlir.ifunc'"
+            )
         if type(sym) is GlobalOp:
             space = sym.get_attr("addr_space").value  # type: ignore[union-attr]
             if space != self.res.type.address_space:

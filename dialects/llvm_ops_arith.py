@@ -16,6 +16,7 @@ from mlc.dialects.llvm_types import (
     LLVMArrayType,
     LLVMPointerType,
     LLVMStructType,
+    bare_error,
     is_compatible_type,
 )
 
@@ -76,11 +77,12 @@ def _is_ptr(t: Any) -> bool:
 
 LLVMAnyType = Constraint(is_compatible_type, "LLVM dialect-compatible type")
 LLVMIntLike = Constraint(
-    _scalar_or_vector(_is_int), "integer or LLVM dialect-compatible vector of integer"
+    _scalar_or_vector(_is_int),
+    "signless integer or LLVM dialect-compatible vector of signless integer",
 )
 LLVMFloatLike = Constraint(
     _scalar_or_vector(_is_float),
-    "floating point or LLVM dialect-compatible vector of floating point",
+    "floating point LLVM type or LLVM dialect-compatible vector of floating point LLVM type",
 )
 LLVMPtrLike = Constraint(
     _scalar_or_vector(_is_ptr), "LLVM pointer or LLVM dialect-compatible vector of LLVM pointer"
@@ -246,16 +248,7 @@ class ConstantOp(Op, InferTypeOpInterface):
         if vt is A.IntegerAttr:
             if type(t) is not A.IntegerType:
                 raise self.error("expected integer type")
-            if (
-                value.type is not t
-                and type(value.type) is A.IntegerType
-                and value.type.width != t.width
-            ):
-                raise self.error(
-                    f"integer constant bitwidth ({value.type.width}) does not match result type "
-                    f"bitwidth ({t.width})"
-                )
-            if type(value.type) is not A.IntegerType:
+            if value.type is not t:
                 raise self.error(
                     f"attribute and type have different integer types: {_q(value.type)} vs. {_q(t)}"
                 )
@@ -561,7 +554,9 @@ class ICmpOp(Op, InferTypeOpInterface):
 
     def verify_op(self) -> None:
         if self.res.type is not bool_like(self.lhs.type):
-            raise self.error(f"result type must be {_q(bool_like(self.lhs.type))}")
+            raise self.error(
+                "failed to verify that result type has i1 element type and same shape as operands"
+            )
 
 
 class FCmpOp(Op, InferTypeOpInterface):
@@ -592,7 +587,9 @@ class FCmpOp(Op, InferTypeOpInterface):
 
     def verify_op(self) -> None:
         if self.res.type is not bool_like(self.lhs.type):
-            raise self.error(f"result type must be {_q(bool_like(self.lhs.type))}")
+            raise self.error(
+                "failed to verify that result type has i1 element type and same shape as operands"
+            )
 
 
 class SelectOp(Op, InferTypeOpInterface):
@@ -662,9 +659,7 @@ class _CastOp(Op):
     def verify_op(self) -> None:
         src, dst = self.arg.type, self.res.type
         if _shape(src) != _shape(dst):
-            raise self.error(
-                f"operand type {_q(src)} and result type {_q(dst)} must have the same vector shape"
-            )
+            raise bare_error(self, "input and output vectors are of incompatible shape")
         rule = self._width_rule
         if not rule:
             return
@@ -672,7 +667,12 @@ class _CastOp(Op):
         if rule == "<" and not b < a:
             raise self.error(f"result type {_q(dst)} must be narrower than operand type {_q(src)}")
         if rule == ">" and not b > a:
-            raise self.error(f"result type {_q(dst)} must be wider than operand type {_q(src)}")
+            kind = "integer" if type(A.element_type_of(src)) is A.IntegerType else "float"
+            raise bare_error(
+                self,
+                f"{kind} width of the output type is smaller or equal to the {kind} width of "
+                "the input type",
+            )
 
 
 def _cast_op(
@@ -895,7 +895,7 @@ class ExtractElementOp(Op, InferTypeOpInterface):
 
     def verify_op(self) -> None:
         if self.res.type is not self.vector.type.element_type:
-            raise self.error("failed to verify that result type matches the vector element type")
+            raise self.error("failed to verify that result type matches vector element type")
 
 
 class InsertElementOp(Op, InferTypeOpInterface):
@@ -958,7 +958,7 @@ class InsertElementOp(Op, InferTypeOpInterface):
         if self.res.type is not vt:
             raise self.error("failed to verify that result has the vector's type")
         if self.value.type is not vt.element_type:
-            raise self.error("failed to verify that the value type matches the vector element type")
+            raise self.error("failed to verify that argument type matches vector element type")
 
 
 class ShuffleVectorOp(Op, InferTypeOpInterface):
@@ -1022,6 +1022,22 @@ class _AggregateOp(Op):
         if not pos:
             raise self.error("expected a non-empty position")
         return _position_type(self, container, pos)
+
+
+def _position_error(t: A.Type, position: Sequence[int]) -> str:
+    """Why `position` does not address an element of aggregate `t`."""
+    for i in position:
+        if type(t) is LLVMArrayType:
+            if not 0 <= i < t.num_elements:
+                return f"position out of bounds: {i}"
+            t = t.element_type
+        elif type(t) is LLVMStructType:
+            if not 0 <= i < len(t.body):
+                return f"position out of bounds: {i}"
+            t = t.body[i]
+        else:
+            return f"expected LLVM IR structure/array type, got: {_q(t)}"
+    return "expected a non-empty position"
 
 
 def _infer_position(t: A.Type, position: Sequence[int]) -> A.Type | None:
@@ -1096,7 +1112,7 @@ class InsertValueOp(_AggregateOp, InferTypeOpInterface):
         ct = parser.parse_type()
         vt = _infer_position(ct, pos_attr.values)  # type: ignore[attr-defined]
         if vt is None:
-            raise parser.error(f"invalid position {list(pos_attr.values)} for {_q(ct)}", pos)  # type: ignore[attr-defined]
+            raise parser.error(_position_error(ct, pos_attr.values), pos)  # type: ignore[attr-defined]
         state.operands = [parser.resolve_operand(container, ct), parser.resolve_operand(value, vt)]
         state.result_types = [ct]
 

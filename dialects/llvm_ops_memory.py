@@ -404,8 +404,7 @@ class GEPOp(Op):
         n_dyn = sum(1 for i in raw if i == GEP_DYNAMIC_INDEX)
         if n_dyn != len(self.operands) - 1:
             raise self.error(
-                f"expected as many dynamic indices as specified in 'rawConstantIndices' "
-                f"({n_dyn}), got {len(self.operands) - 1}"
+                "expected as many dynamic indices as specified in 'rawConstantIndices'"
             )
         if not raw:
             raise self.error("expected at least one index")

@@ -15,6 +15,13 @@ from mlc.ir.attributes import DialectAttr, DialectType, Uniqued
 # Types
 
 
+def bare_error(op: Any, message: str) -> Exception:
+    """A VerifyError at `op` without the `'name' op` prefix (MLIR's `emitError()` messages)."""
+    from mlc.diagnostics import Diagnostic, VerifyError
+
+    return VerifyError(Diagnostic("error", message, op.location))
+
+
 class LLVMType(DialectType):
     """Base of the llvm dialect types. Nested in another llvm type they print without the
     `!llvm.` prefix (`!llvm.array<2 x ptr>`), as MLIR does."""
