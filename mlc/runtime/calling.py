@@ -288,7 +288,7 @@ def make_caller(
         emit(f"    return ({', '.join(outs)})")
     src = "\n".join(lines) + "\n"
     exec(compile(src, f"<mlc.runtime entry {name}>", "exec"), env)
-    fn = env["call"]
+    fn = env.pop("call")  # no function <-> globals cycle: the engine is freed by refcount
     fn.__name__ = fn.__qualname__ = name if name.isidentifier() else "entry"
     fn.__doc__ = f"JIT-compiled entry {sig.text(name)}."
     fn.__mlc_source__ = src

@@ -371,52 +371,92 @@ class Engine:
         self.text_hash = text_hash(text)
         self._asm: str | None = None
         source = text if options.fast_math is None else apply_fast_math(text, options.fast_math)
+        # Every LLVM object is created and disposed under the lock: disposal left to the garbage
+        # collector could run in another thread while LLVM compiles there, and crash.
         with _LOCK:
             _init_llvm()
             ctx = llvm.create_context()
+            made: list[Any] = []
             try:
-                mod = llvm.parse_assembly(source, context=ctx)
-            except RuntimeError as e:
-                raise _parse_error(str(e), source) from None
-            try:
-                mod.verify()
-            except RuntimeError as e:
-                raise JITError(f"invalid LLVM IR: {str(e).strip()}") from None
-            par = _function_or_none(mod, PARALLEL_FOR)
-            self.uses_parallel = par is not None
-            if par is not None and str(par.global_value_type) != _PARALLEL_FOR_TYPE:
-                raise JITError(
-                    f"{PARALLEL_FOR} is declared as {par.global_value_type}, expected "
-                    f"{_PARALLEL_FOR_TYPE}"
-                )
-            for name, sig in self.signatures.items():
-                _check_entry(mod, name, sig)
-            wrappers = "".join(
-                _wrapper_ir(name, sig, from_objects) for name, sig in self.signatures.items()
+                self._compile(source, ctx, made)
+            except BaseException:
+                for obj in reversed(made):
+                    if not obj.closed and not getattr(obj, "_owned", False):
+                        obj.close()
+                ctx.close()
+                raise
+            for obj in made:  # on success, only the engine's (owned) module stays
+                if not obj.closed and not getattr(obj, "_owned", False):
+                    obj.close()
+
+    def _compile(self, source: str, ctx: Any, made: list[Any]) -> None:
+        try:
+            mod = llvm.parse_assembly(source, context=ctx)
+        except RuntimeError as e:
+            raise _parse_error(str(e), source) from None
+        made.append(mod)
+        try:
+            mod.verify()
+        except RuntimeError as e:
+            raise JITError(f"invalid LLVM IR: {str(e).strip()}") from None
+        par = _function_or_none(mod, PARALLEL_FOR)
+        self.uses_parallel = par is not None
+        if par is not None and str(par.global_value_type) != _PARALLEL_FOR_TYPE:
+            raise JITError(
+                f"{PARALLEL_FOR} is declared as {par.global_value_type}, expected "
+                f"{_PARALLEL_FOR_TYPE}"
             )
-            if wrappers:
-                mod.link_in(llvm.parse_assembly(wrappers, context=ctx))
-            tm = _target_machine(target, options.opt_level)
-            mod.triple = target.triple
-            mod.data_layout = str(tm.target_data)
-            _optimize(mod, tm, options)
-            self.llvm_ir_optimized = str(mod)
-            # MCJIT takes ownership of the module and of its own target machine.
-            self._ee = llvm.create_mcjit_compiler(mod, _target_machine(target, options.opt_level))
-            self._ee.finalize_object()
-            self.addresses = {n: self._ee.get_function_address(n) for n in self.signatures}
-            self.wrapper_addresses = {
-                n: self._ee.get_function_address(WRAPPER_PREFIX + n) for n in self.signatures
-            }
+        for name, sig in self.signatures.items():
+            _check_entry(mod, name, sig)
+        wrappers = "".join(
+            _wrapper_ir(name, sig, self.from_objects) for name, sig in self.signatures.items()
+        )
+        if wrappers:
+            wrapper_mod = llvm.parse_assembly(wrappers, context=ctx)
+            made.append(wrapper_mod)
+            try:
+                mod.link_in(wrapper_mod)  # consumes wrapper_mod
+            except RuntimeError as e:
+                raise JITError(f"linking the entry wrappers failed: {str(e).strip()}") from None
+        tm = _target_machine(self.target, self.options.opt_level)
+        made.append(tm)
+        mod.triple = self.target.triple
+        mod.data_layout = str(tm.target_data)
+        _optimize(mod, tm, self.options)
+        self.llvm_ir_optimized = str(mod)
+        # MCJIT takes ownership of the module and of its own target machine.
+        ee_tm = _target_machine(self.target, self.options.opt_level)
+        made.append(ee_tm)
+        self._ee = llvm.create_mcjit_compiler(mod, ee_tm)
+        self._ee.finalize_object()
+        self.addresses = {n: self._ee.get_function_address(n) for n in self.signatures}
+        self.wrapper_addresses = {
+            n: self._ee.get_function_address(WRAPPER_PREFIX + n) for n in self.signatures
+        }
+
+    def __del__(self) -> None:
+        ee = getattr(self, "_ee", None)
+        if ee is not None:
+            try:
+                with _LOCK:
+                    ee.close()
+            except Exception:  # interpreter shutdown: nothing left to protect
+                pass
 
     def asm(self) -> str:
         """The host assembly of the optimized module (generated on first request)."""
         if self._asm is None:
             with _LOCK:
                 ctx = llvm.create_context()
-                mod = llvm.parse_assembly(self.llvm_ir_optimized, context=ctx)
-                tm = _target_machine(self.target, self.options.opt_level)
-                self._asm = tm.emit_assembly(mod)
+                mod = tm = None
+                try:
+                    mod = llvm.parse_assembly(self.llvm_ir_optimized, context=ctx)
+                    tm = _target_machine(self.target, self.options.opt_level)
+                    self._asm = tm.emit_assembly(mod)
+                finally:
+                    for obj in (tm, mod, ctx):
+                        if obj is not None:
+                            obj.close()
         return self._asm
 
 
