@@ -1,1 +1,9 @@
-"""Conversions between IR levels and the translation to LLVM IR."""
+"""Conversions between IR levels and the translation to LLVM IR.
+
+`PASSES` maps each conversion pass name to `"module:Class"` (a module of this package), as in
+`mlc.passes`; the pass manager imports a module only when its pass is used.
+"""
+
+PASSES: dict[str, str] = {}
+
+PIPELINES: dict[str, str] = {}
