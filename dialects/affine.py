@@ -39,7 +39,6 @@ from mlc.ir.opdef import (
     AnyMemRef,
     AnyType,
     AnyVector,
-    ArrayAttrC,
     AttrSizedOperandSegments,
     Constraint,
     Index,
@@ -78,6 +77,12 @@ I64ArrayAttrC = Constraint(
         and all(type(x) is A.IntegerAttr and x.type is A.i64 for x in a.value)
     ),
     "64-bit integer array attribute",
+)
+ReductionsAttrC = Constraint(
+    lambda a: (
+        type(a) is A.ArrayAttr and all(AtomicRMWKindAttr.name_of(x) is not None for x in a.value)
+    ),
+    "Reduction ops",
 )
 IndexAttrC = Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.index, "index attribute")
 
@@ -1078,7 +1083,7 @@ class ParallelOp(Op, LoopLikeOpInterface):
 
     name = "affine.parallel"
     traits = (RecursiveMemoryEffects, _IMPLICIT_YIELD)
-    reductions = prop(ArrayAttrC)
+    reductions = prop(ReductionsAttrC)
     lowerBoundsMap = prop(AffineMapAttrC)  # noqa: N815 - MLIR's names
     lowerBoundsGroups = prop(I32TensorAttrC)  # noqa: N815
     upperBoundsMap = prop(AffineMapAttrC)  # noqa: N815
@@ -1279,8 +1284,6 @@ class ParallelOp(Op, LoopLikeOpInterface):
         if len(reductions) != len(self.results):
             raise self.error("a reduction must be specified for each output")
         for attr, r in zip(reductions, self.results):
-            if AtomicRMWKindAttr.name_of(attr) is None:
-                raise self.error("invalid reduction attribute")
             if not atomic_rmw_kind_matches(attr, r.type):
                 raise self.error("result type cannot match reduction attribute")
         AA.verify_dims_and_symbols(self, self.lower_bounds_operands, lb_map.num_dims)

@@ -373,7 +373,7 @@ func.func @parallel_reduction_type(%n: index) {
 // -----
 
 func.func @parallel_invalid_reduction_attr(%n: index) {
-  // expected-error@+1 {{'affine.parallel' op invalid reduction attribute}}
+  // expected-error@+1 {{'affine.parallel' op attribute 'reductions' failed to satisfy constraint: Reduction ops}}
   %r = "affine.parallel"(%n) <{lowerBoundsGroups = dense<1> : tensor<1xi32>, lowerBoundsMap = affine_map<() -> (0)>, reductions = [16], steps = [1], upperBoundsGroups = dense<1> : tensor<1xi32>, upperBoundsMap = affine_map<()[s0] -> (s0)>}> ({
   ^bb0(%i: index):
     %c = arith.constant 0.0 : f32
