@@ -24,7 +24,16 @@ from mlc.dialects.llvm_ops_arith import (  # noqa: F401
     parse_index_list,
     print_index_list,
 )
-from mlc.dialects.llvm_ops_memory import MEMORY_OPS
+from mlc.dialects.llvm_ops_memory import (  # noqa: F401 - re-exported
+    GEP_DYNAMIC_INDEX,
+    MEMORY_OPS,
+    ORDERINGS,
+    AllocaOp,
+    GEPOp,
+    LoadOp,
+    StoreOp,
+    gep_flag_names,
+)
 from mlc.dialects.llvm_types import (
     ATTRIBUTES,
     CCONV_C,

@@ -348,9 +348,10 @@ class ZeroOp(Op):
 
 
 class _BinaryOp(Op, InferTypeOpInterface):
-    """Base of the binary arithmetic ops: operands and result of one type."""
+    """Base of the binary arithmetic ops: operands and result of one type (each op adds Pure,
+    except the divisions, which may trap)."""
 
-    traits = (Pure, SameOperandsAndResultType)
+    traits = (SameOperandsAndResultType,)
     lhs = operand(LLVMIntLike)
     rhs = operand(LLVMIntLike)
     res = result(LLVMIntLike)
