@@ -99,6 +99,10 @@ def _q(t: A.Type) -> str:
     return f"'{t}'"
 
 
+# Custom forms elide an operand-less affine.yield, as MLIR does, except when printing debug info:
+# a re-parsed implicit yield would get the parent's location, so it is printed with its own.
+
+
 def _yield_builder(location: A.Location | None) -> Callable[[], Operation]:
     return lambda: YieldOp.create((), (), None, location=location)
 
@@ -921,7 +925,9 @@ class ForOp(Op, LoopLikeOpInterface, ConditionallySpeculatable):
             p.write(")")
         p.write(" ")
         p.print_region(
-            self.regions[0], print_entry_block_args=False, print_block_terminators=bool(inits)
+            self.regions[0],
+            print_entry_block_args=False,
+            print_block_terminators=bool(inits) or p._debuginfo,
         )
         p.print_op_attrs(
             self, elided=("lowerBoundMap", "upperBoundMap", "step", "operandSegmentSizes")
@@ -1223,7 +1229,7 @@ class ParallelOp(Op, LoopLikeOpInterface):
         p.print_region(
             self.regions[0],
             print_entry_block_args=False,
-            print_block_terminators=bool(self.results),
+            print_block_terminators=bool(self.results) or p._debuginfo,
         )
         p.print_op_attrs(
             self,
@@ -1390,7 +1396,7 @@ class IfOp(Op):
         S.print_dim_and_symbol_list(p, self.operands, self.integer_set.num_dims)
         p.print_optional_arrow_type_list([r.type for r in self.results])
         p.write(" ")
-        terms = bool(self.results)
+        terms = bool(self.results) or p._debuginfo
         p.print_region(self.regions[0], print_entry_block_args=False, print_block_terminators=terms)
         if self.regions[1].blocks:
             p.write(" else ")
