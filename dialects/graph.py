@@ -988,6 +988,15 @@ class FusedOp(GraphOp):
             raise ShapeInferenceError("body must end with graph.yield")
         return [u.value.type for u in last._operands]
 
+    @classmethod
+    def from_region(
+        cls, inputs: Sequence[Value], body: Region, location: A.Location | None = None
+    ) -> Operation:
+        """graph.fused over `inputs` with detached region `body`; the result types are those of
+        its graph.yield."""
+        types = cls.infer_result_types([v.type for v in inputs], {}, [body])
+        return cls.create(list(inputs), types, None, [body], (), location)
+
     def verify_op(self) -> None:
         body = self.regions[0]
         if not body.blocks:
