@@ -832,6 +832,8 @@ class SwitchOp(Op, BranchOpInterface):
         n = len(self.successors) - 1
         if len(cases) != n:
             raise self.error("expects number of case values to match number of case destinations")  # noqa: E501
+        if len(set(cases)) != len(cases):
+            raise self.error("expects case values to be unique (LLVM rejects duplicate cases)")
         cv = self.get_attr("case_values")
         if cv is not None and A.element_type_of(cv.type) is not self.value.type:  # type: ignore[attr-defined]
             raise bare_error(self, "expects case value type to match condition value type")

@@ -887,12 +887,37 @@ class ExtractElementOp(Op, InferTypeOpInterface):
     vector = operand(LLVMVector)
     position = operand(LLVMInt)
     res = result(LLVMAnyType)
-    format = "$vector `[` $position `:` type($position) `]` attr-dict `:` type($vector)"
     llvm_opcode = "extractelement"
 
     @classmethod
     def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
         return [operand_types[0].element_type]
+
+    @classmethod
+    def parse_asm(cls, parser: Any, state: OperationState) -> None:
+        vector = parser.parse_operand()
+        parser.parse_punct("[")
+        position = parser.parse_operand()
+        parser.parse_punct(":")
+        pt = parser.parse_type()
+        parser.parse_punct("]")
+        parser.parse_optional_attr_dict(state.attributes)
+        parser.parse_punct(":")
+        vt = _parse_vector_type(parser)
+        state.operands = [parser.resolve_operand(vector, vt), parser.resolve_operand(position, pt)]
+        state.result_types = [vt.element_type]
+
+    def print_asm(self, p: Any) -> None:
+        p.write(" ")
+        p.print_operand(self.vector)
+        p.write("[")
+        p.print_operand(self.position)
+        p.write(" : ")
+        p.print_type(self.position.type)
+        p.write("]")
+        p.print_op_attrs(self)
+        p.write(" : ")
+        p.print_type(self.vector.type)
 
     def verify_op(self) -> None:
         if self.res.type is not self.vector.type.element_type:
@@ -929,10 +954,7 @@ class InsertElementOp(Op, InferTypeOpInterface):
         parser.parse_punct("]")
         parser.parse_optional_attr_dict(state.attributes)
         parser.parse_punct(":")
-        pos = parser.pos()
-        vt = parser.parse_type()
-        if type(vt) is not A.VectorType:
-            raise parser.error(f"expected LLVM dialect-compatible vector type, got {_q(vt)}", pos)
+        vt = _parse_vector_type(parser)
         state.operands = [
             parser.resolve_operand(vector, vt),
             parser.resolve_operand(value, vt.element_type),
@@ -974,9 +996,31 @@ class ShuffleVectorOp(Op, InferTypeOpInterface):
     v2 = operand(LLVMVector)
     mask = prop(MaskC)
     res = result(LLVMVector)
-    format = "$v1 `,` $v2 $mask attr-dict `:` type($v1)"
-    format_type_equalities = (("v1", "v2"),)
     llvm_opcode = "shufflevector"
+
+    @classmethod
+    def parse_asm(cls, parser: Any, state: OperationState) -> None:
+        v1 = parser.parse_operand()
+        parser.parse_punct(",")
+        v2 = parser.parse_operand()
+        mask = parse_index_list(parser, A.i32)
+        state.attributes["mask"] = mask
+        parser.parse_optional_attr_dict(state.attributes)
+        parser.parse_punct(":")
+        vt = _parse_vector_type(parser)
+        state.operands = [parser.resolve_operand(v1, vt), parser.resolve_operand(v2, vt)]
+        state.result_types = cls.infer_result_types([vt], state.attributes)
+
+    def print_asm(self, p: Any) -> None:
+        p.write(" ")
+        p.print_operand(self.v1)
+        p.write(", ")
+        p.print_operand(self.v2)
+        p.write(" ")
+        print_index_list(p, self.mask)
+        p.print_op_attrs(self, elided=("mask",))
+        p.write(" : ")
+        p.print_type(self.v1.type)
 
     @classmethod
     def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
@@ -1025,6 +1069,15 @@ class _AggregateOp(Op):
         return _position_type(self, container, pos)
 
 
+def _parse_vector_type(parser: Any) -> A.VectorType:
+    """The `: vector<...>` type of a vector op's custom form (anything else is an error)."""
+    pos = parser.pos()
+    vt = parser.parse_type()
+    if type(vt) is not A.VectorType or not is_compatible_type(vt):
+        raise parser.error(f"expected LLVM dialect-compatible vector type, got {_q(vt)}", pos)
+    return vt  # type: ignore[no-any-return]
+
+
 def _position_error(t: A.Type, position: Sequence[int]) -> str:
     """Why `position` does not address an element of aggregate `t`."""
     for i in position:
@@ -1063,15 +1116,37 @@ class ExtractValueOp(_AggregateOp, InferTypeOpInterface):
     container = operand(LLVMAggregate)
     position = prop(PositionC)
     res = result(LLVMAnyType)
-    format = "$container `` $position attr-dict `:` type($container)"
     llvm_opcode = "extractvalue"
 
     @classmethod
     def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
         t = _infer_position(operand_types[0], attributes["position"].values)
         if t is None:
-            raise ValueError("llvm.extractvalue: invalid position for the container type")
+            raise ValueError(_position_error(operand_types[0], attributes["position"].values))
         return [t]
+
+    @classmethod
+    def parse_asm(cls, parser: Any, state: OperationState) -> None:
+        container = parser.parse_operand()
+        pos_attr = parse_index_list(parser, A.i64)
+        state.attributes["position"] = pos_attr
+        parser.parse_optional_attr_dict(state.attributes)
+        parser.parse_punct(":")
+        pos = parser.pos()
+        ct = parser.parse_type()
+        t = _infer_position(ct, pos_attr.values) if pos_attr.values else None  # type: ignore[attr-defined]
+        if t is None:
+            raise parser.error(_position_error(ct, pos_attr.values), pos)  # type: ignore[attr-defined]
+        state.operands = [parser.resolve_operand(container, ct)]
+        state.result_types = [t]
+
+    def print_asm(self, p: Any) -> None:
+        p.write(" ")
+        p.print_operand(self.container)
+        print_index_list(p, self.position)
+        p.print_op_attrs(self, elided=("position",))
+        p.write(" : ")
+        p.print_type(self.container.type)
 
     def verify_op(self) -> None:
         t = self._element_type(self.container.type)
@@ -1111,7 +1186,7 @@ class InsertValueOp(_AggregateOp, InferTypeOpInterface):
         parser.parse_punct(":")
         pos = parser.pos()
         ct = parser.parse_type()
-        vt = _infer_position(ct, pos_attr.values)  # type: ignore[attr-defined]
+        vt = _infer_position(ct, pos_attr.values) if pos_attr.values else None  # type: ignore[attr-defined]
         if vt is None:
             raise parser.error(_position_error(ct, pos_attr.values), pos)  # type: ignore[attr-defined]
         state.operands = [parser.resolve_operand(container, ct), parser.resolve_operand(value, vt)]

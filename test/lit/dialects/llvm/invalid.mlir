@@ -574,3 +574,47 @@ llvm.func @bad_array(!llvm.array<2 x index>)
 
 // expected-error@+1 {{invalid function result type: '!llvm.func<void ()>'}}
 llvm.func @bad_func_type(!llvm.func<func<void ()> ()>)
+
+// -----
+
+llvm.func @extractelement_scalar(%f: f32, %i: i32) {
+  // expected-error@+1 {{expected LLVM dialect-compatible vector type, got 'f32'}}
+  %0 = llvm.extractelement %f[%i : i32] : f32
+  llvm.return
+}
+
+// -----
+
+llvm.func @extractvalue_position(%s: !llvm.struct<(i32)>) {
+  // expected-error@+1 {{position out of bounds: 5}}
+  %0 = llvm.extractvalue %s[5] : !llvm.struct<(i32)>
+  llvm.return
+}
+
+// -----
+
+llvm.func @insertvalue_empty_position(%s: !llvm.struct<(i32)>, %x: i32) {
+  // expected-error@+1 {{expected a non-empty position}}
+  %0 = llvm.insertvalue %x, %s[] : !llvm.struct<(i32)>
+  llvm.return
+}
+
+// -----
+
+llvm.func @switch_duplicate(%v: i32) {
+  // expected-error@+1 {{'llvm.switch' op expects case values to be unique}}
+  llvm.switch %v : i32, ^bb1 [
+    1: ^bb1,
+    1: ^bb1
+  ]
+^bb1:
+  llvm.return
+}
+
+// -----
+
+llvm.func @load_unsupported_property(%p: !llvm.ptr) {
+  // expected-error@+1 {{not supported: 'tbaa' in llvm memory access properties}}
+  %0 = llvm.load %p <tbaa = 1> : !llvm.ptr -> f32
+  llvm.return
+}

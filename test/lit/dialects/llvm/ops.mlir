@@ -394,3 +394,16 @@ llvm.func @control_flow(%c: i1, %x: f32, %y: f32, %v: i32) -> f32 {
 llvm.func @unreachable() {
   llvm.unreachable
 }
+
+// Older MLIR spelled some inherent attributes in the attribute dictionary; they read the same
+// and print in the current syntax.
+// CHECK-LABEL: llvm.func @legacy_spellings(
+llvm.func @legacy_spellings(%p: !llvm.ptr) {
+  // CHECK: %[[L:.+]] = llvm.load %{{.+}} <alignment = 4> : !llvm.ptr -> f32
+  %0 = llvm.load %p {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: %[[S:.+]] = llvm.fadd %[[L]], %[[L]] fastmath<fast> : f32
+  %1 = llvm.fadd %0, %0 {fastmathFlags = #llvm.fastmath<fast>} : f32
+  // CHECK: llvm.store %[[S]], %{{.+}} <alignment = 4> : f32, !llvm.ptr
+  llvm.store %1, %p {alignment = 4 : i64} : f32, !llvm.ptr
+  llvm.return
+}
