@@ -949,12 +949,12 @@ class AvgPool2DOp(_Pool2DOp):
 
 
 class FusedOp(GraphOp):
-    """A fused group of graph ops: the unit that fusion produces and lowering turns into one
-    kernel.
+    """A fused group of graph ops, which lowering turns into one kernel.
 
-    The single-block region is isolated from above; its entry block arguments bind the inputs
-    (same count and types) and its graph.yield gives the results (types equal to the op's
-    result types). The body may hold graph, arith and math ops.
+    The unit that fusion produces. The single-block region is isolated from above; its entry
+    block arguments bind the inputs (same count and types) and its graph.yield gives the
+    results (types equal to the op's result types). The body may hold graph, arith and math
+    ops.
 
         %r = graph.fused ins(%a, %b : tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
         ^bb0(%x: tensor<4xf32>, %y: tensor<4xf32>):
@@ -967,10 +967,10 @@ class FusedOp(GraphOp):
     name = "graph.fused"
     traits = (IsolatedFromAbove, SingleBlock, RecursiveMemoryEffects)
     inputs = var_operand(GraphTensor)
-    results_ = var_result(GraphTensor)
+    outputs = var_result(GraphTensor)
     body = region()
     format = (
-        "(`ins` `(` $inputs^ `:` type($inputs) `)`)? (`->` type($results_)^)? "
+        "(`ins` `(` $inputs^ `:` type($inputs) `)`)? (`->` type($outputs)^)? "
         "attr-dict-with-keyword $body"
     )
 
