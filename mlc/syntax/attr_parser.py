@@ -577,6 +577,8 @@ class AttrParser:
             return self._parse_symbol_ref()
         keyword = _KEYWORD_ATTRS.get(tok)
         if keyword is not None:
+            if type is not None and tok == "dense":
+                return self._parse_dense(type)  # the `: type` suffix is optional (MLIR)
             return keyword(self)
         t = self.parse_optional_type()
         return None if t is None else A.TypeAttr(t)
@@ -879,7 +881,8 @@ class AttrParser:
 
     # -- dense elements -------------------------------------------------------------------------
 
-    def _parse_dense(self) -> A.Attribute:
+    def _parse_dense(self, type: A.Type | None = None) -> A.Attribute:  # noqa: A002
+        """`dense<...> : type`; with `type` given, the suffix may be left out."""
         self.i += 1
         self.expect("<", "expected '<' after 'dense'")
         lit_pos = self.pos()
@@ -895,9 +898,13 @@ class AttrParser:
         else:
             shape = self._parse_dense_literal(elements)
         self.expect(">", "expected '>'")
-        self.expect(":", "expected ':'")
         type_pos = self.pos()
-        t = self.parse_type()
+        if type is not None and self.toks[self.i] != ":":
+            t = type
+        else:
+            self.expect(":", "expected ':'")
+            type_pos = self.pos()
+            t = self.parse_type()
         if not isinstance(t, A.ShapedType) or not t.has_static_shape():
             raise self.error("elements literal type must have static shape", type_pos)
         if hex_data is not None:
