@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mlc.interfaces import constant_value
 from mlc.ir import attributes as A
 from mlc.ir.affine import AffineDimExpr, AffineMap
 from mlc.ir.context import Dialect
@@ -104,6 +105,30 @@ def print_dynamic_index_list(p: Any, values: Sequence[Value], static: Sequence[i
         else:
             p.write(str(s))
     p.write("]")
+
+
+def mixed_to_static(entries: Sequence[int | Value]) -> tuple[list[Value], list[int]]:
+    """Split a mixed list (ints and `index` values) into the operands and the static entries."""
+    values: list[Value] = []
+    static: list[int] = []
+    for e in entries:
+        if isinstance(e, Value):
+            values.append(e)
+            static.append(DYNAMIC_INDEX)
+        else:
+            static.append(int(e))
+    return values, static
+
+
+def _slice_state(
+    offsets: Sequence[int | Value], sizes: Sequence[int | Value], strides: Sequence[int | Value]
+) -> tuple[list[list[Value]], dict[str, A.Attribute]]:
+    groups, attrs = [], {}
+    for name, entries in (("offsets", offsets), ("sizes", sizes), ("strides", strides)):
+        values, static = mixed_to_static(entries)
+        groups.append(values)
+        attrs[f"static_{name}"] = i64_array(static)
+    return groups, attrs
 
 
 def infer_extract_slice_type(
@@ -210,8 +235,6 @@ def _is_full_slice(op: Any, shape: Sequence[int]) -> bool:
 
 def _constant_index(v: Value) -> int | None:
     """The value of an index/integer constant defining `v`, else None."""
-    from mlc.interfaces import constant_value
-
     attr = constant_value(v)
     return attr.value if type(attr) is A.IntegerAttr else None
 
@@ -775,7 +798,26 @@ class ExtractSliceOp(Op, InferTypeOpInterface):
 
     @classmethod
     def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
-        return [infer_extract_slice_type(operand_types[0], attributes["static_sizes"].values)]
+        sizes = attributes.get("static_sizes")
+        if type(sizes) is not A.DenseArrayAttr:
+            raise ValueError("tensor.extract_slice infers its result type from 'static_sizes'")
+        return [infer_extract_slice_type(operand_types[0], sizes.values)]
+
+    @classmethod
+    def of(
+        cls,
+        source: Value,
+        offsets: Sequence[int | Value],
+        sizes: Sequence[int | Value],
+        strides: Sequence[int | Value],
+        result_type: A.RankedTensorType | None = None,
+        location: A.Location | None = None,
+    ) -> ExtractSliceOp:
+        """A slice from mixed lists (ints and `index` values); the result type is inferred
+        (not rank-reduced) unless given."""
+        groups, attrs = _slice_state(offsets, sizes, strides)
+        types = None if result_type is None else [result_type]
+        return cls.build([source, *groups], types, attrs, location=location)  # type: ignore[return-value]
 
     @classmethod
     def parse_asm(cls, parser: Any, state: OperationState) -> None:
@@ -854,6 +896,20 @@ class InsertSliceOp(Op, InferTypeOpInterface):
     @classmethod
     def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
         return [operand_types[1]]
+
+    @classmethod
+    def of(
+        cls,
+        source: Value,
+        dest: Value,
+        offsets: Sequence[int | Value],
+        sizes: Sequence[int | Value],
+        strides: Sequence[int | Value],
+        location: A.Location | None = None,
+    ) -> InsertSliceOp:
+        """An insertion from mixed lists (ints and `index` values)."""
+        groups, attrs = _slice_state(offsets, sizes, strides)
+        return cls.build([source, dest, *groups], None, attrs, location=location)  # type: ignore[return-value]
 
     @classmethod
     def parse_asm(cls, parser: Any, state: OperationState) -> None:
@@ -1253,6 +1309,35 @@ class GenericOp(Op):
     library_call = opt_prop(StrAttr)
     body_region = region()
     result_tensors = var_result(AnyRankedTensor)
+
+    @classmethod
+    def of(
+        cls,
+        inputs: Sequence[Value],
+        outputs: Sequence[Value],
+        indexing_maps: Sequence[AffineMap],
+        iterator_types: Sequence[str],
+        body: Callable[[Block], Sequence[Value]],
+        location: A.Location | None = None,
+        **attributes: A.Attribute,
+    ) -> GenericOp:
+        """A generic op whose body `body(block)` fills (the block has one argument per input
+        and output, of their element types) and returns the values to yield."""
+        block = Block([v.type.element_type for v in (*inputs, *outputs)])  # type: ignore[attr-defined]
+        yielded = body(block)
+        block.append(YieldOp.create(list(yielded), [], location=location))
+        attrs: dict[str, A.Attribute] = {
+            "indexing_maps": A.ArrayAttr([A.AffineMapAttr(m) for m in indexing_maps]),
+            "iterator_types": A.ArrayAttr([A.StringAttr(k) for k in iterator_types]),
+            **attributes,
+        }
+        return cls.build(  # type: ignore[return-value]
+            [list(inputs), list(outputs)],
+            [[v.type for v in outputs]],
+            attrs,
+            regions=[Region([block])],
+            location=location,
+        )
 
     # -- accessors used by lowering, fusion and the interpreter ---------------------------------
 

@@ -72,6 +72,24 @@ def test_extract_slice_build_infers_the_result_type() -> None:
     assert "[0, 2] [4, 4] [1, 1] : tensor<8x16xf32> to tensor<4x4xf32>" in str(op)
 
 
+def test_slice_builders_take_mixed_lists() -> None:
+    block = Block([tensor(8, A.DYNAMIC), A.index])
+    src, i = block.arguments
+    ex = T.ExtractSliceOp.of(src, [0, i], [4, 1], [1, 1], result_type=tensor(4))
+    block.append(ex)
+    ins = T.InsertSliceOp.of(ex.result, src, [0, i], [4, 1], [1, 1])
+    block.append(ins)
+    ex.verify()
+    ins.verify()
+    assert ex.static_offsets.values == (0, T.DYNAMIC_INDEX)
+    assert ex.offsets == (i,) and ex.sizes == () and ex.strides == ()
+    assert ex.dropped_dims() == [1]
+    assert ins.result.type is src.type
+    assert ins.get_attr("operandSegmentSizes") is A.DenseArrayAttr(A.i32, [1, 1, 1, 0, 0])
+    inferred = T.ExtractSliceOp.of(src, [0, 0], [2, i], [1, 1])
+    assert inferred.result.type is tensor(2, A.DYNAMIC)
+
+
 def test_dynamic_entries_use_mlir_sentinel() -> None:
     f = parse_func(
         "%0 = tensor.extract_slice %t[%i, 0] [4, %i] [1, 1] : tensor<8x8xf32> to tensor<4x?xf32>\n"
@@ -197,6 +215,32 @@ def test_generic_builds_and_prints_custom_form() -> None:
     assert "^bb0(%in: f32, %out: f32):" in text
     generic = g.print(generic=True)
     assert "operandSegmentSizes = array<i32: 1, 1>" in generic
+
+
+def test_generic_of_builds_the_body() -> None:
+    from mlc.dialects import arith
+
+    block = Block([tensor(4, 8), tensor(4)])
+    a, o = block.arguments
+
+    def body(b: Block) -> list:
+        add = b.append(arith.AddFOp.build([b.arguments[0], b.arguments[1]]))
+        return [add.result]
+
+    g = T.GenericOp.of(
+        [a],
+        [o],
+        [AffineMap(2, 0, [dim(0), dim(1)]), AffineMap(2, 0, [dim(0)])],
+        ["parallel", "reduction"],
+        body,
+        doc=A.StringAttr("row sum"),
+    )
+    block.append(g)
+    g.verify()
+    assert g.loop_sizes() == [4, 8]
+    assert g.result.type is tensor(4)
+    assert g.doc is A.StringAttr("row sum")
+    assert [op.name for op in g.body] == ["arith.addf", "tensor.yield"]
 
 
 def test_generic_reports_inconsistent_loop_sizes_at_the_op() -> None:
