@@ -582,8 +582,8 @@ class MatmulOp(GraphOp):
     """Matrix product with broadcast batch dimensions (np.matmul on rank >= 2).
 
     `lhs[..., m, k] @ rhs[..., k, n] -> [..., m, n]`: both ranks >= 2 (rank-1 operands are
-    rejected, unlike NumPy), equal element types, the two k dims equal (or one is `?`), and the
-    batch dims broadcast by NumPy's rules.
+    rejected, unlike NumPy), equal element types (not i1), the two k dims equal (or one is `?`),
+    and the batch dims broadcast by NumPy's rules. Integer products and sums wrap.
 
         %2 = graph.matmul %0, %1 : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
     """
@@ -756,10 +756,11 @@ class _ReduceOp(GraphOp):
     keepdims = prop(BoolAttrC, default=FALSE)
     format = WITH_ATTRS
     _float_only = False
+    _allow_i1 = False
 
     @classmethod
     def _infer(cls, types: list[A.Type], attrs: dict[str, Any]) -> list[A.Type]:
-        return G.infer_reduce(types[0], attrs, cls._float_only)
+        return G.infer_reduce(types[0], attrs, cls._float_only, cls._allow_i1)
 
     def axes_value(self) -> tuple[int, ...]:
         return self._ints("axes")
@@ -772,7 +773,7 @@ class ReduceSumOp(_ReduceOp):
     """Sum over `axes` (strictly increasing, in [0, rank), possibly empty).
 
     With keepdims (default false) the reduced dims stay as size 1. An empty reduced dim gives
-    0. Integer sums wrap.
+    0. Integer sums wrap; i1 is not supported (as graph.add).
 
         %1 = graph.reduce_sum %0 {axes = array<i64: 1>, keepdims = true} : (tensor<4x5xf32>) -> tensor<4x1xf32>
     """  # noqa: E501
@@ -784,25 +785,27 @@ class ReduceSumOp(_ReduceOp):
 class ReduceMaxOp(_ReduceOp):
     """Maximum over `axes` (strictly increasing, in [0, rank), possibly empty).
 
-    NaN propagates (np.max). Reducing an empty dim is undefined.
+    NaN propagates (np.max); on i1 it is logical or. Reducing an empty dim is undefined.
 
         %1 = graph.reduce_max %0 {axes = array<i64: 0>} : (tensor<4x5xf32>) -> tensor<5xf32>
     """
 
     name = "graph.reduce_max"
     format = WITH_ATTRS
+    _allow_i1 = True
 
 
 class ReduceMinOp(_ReduceOp):
     """Minimum over `axes` (strictly increasing, in [0, rank), possibly empty).
 
-    NaN propagates (np.min). Reducing an empty dim is undefined.
+    NaN propagates (np.min); on i1 it is logical and. Reducing an empty dim is undefined.
 
         %1 = graph.reduce_min %0 {axes = array<i64: 0, 1>} : (tensor<4x5xi32>) -> tensor<i32>
     """
 
     name = "graph.reduce_min"
     format = WITH_ATTRS
+    _allow_i1 = True
 
 
 class ReduceMeanOp(_ReduceOp):

@@ -236,6 +236,7 @@ def infer_matmul(types: Sequence[A.Type]) -> list[A.Type]:
                 "(rank-1 matmul is not supported)"
             )
     et = same_element_type(types)
+    require_not_i1(et)
     ka, kb = a[-1], b[-2]
     if ka != kb and ka != DYNAMIC and kb != DYNAMIC:
         raise ShapeInferenceError(f"contracting dimensions do not match: {ka} vs {kb}")
@@ -351,11 +352,15 @@ def infer_slice(t: A.Type, attrs: dict[str, Any]) -> list[A.Type]:
     return [_tensor(out, _elem(t))]
 
 
-def infer_reduce(t: A.Type, attrs: dict[str, Any], float_only: bool) -> list[A.Type]:
+def infer_reduce(
+    t: A.Type, attrs: dict[str, Any], float_only: bool, allow_i1: bool
+) -> list[A.Type]:
     shape = ranked_shape(t)
     et = _elem(t)
     if float_only:
         require_float(et)
+    elif not allow_i1:
+        require_not_i1(et)
     axes = int_list(attrs, "axes")
     keepdims = bool_value(attrs, "keepdims", False)
     for i, a in enumerate(axes):

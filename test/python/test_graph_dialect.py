@@ -176,6 +176,11 @@ def test_element_type_rules() -> None:
     with pytest.raises(ShapeInferenceError, match="floating-point"):
         g.ReduceMeanOp.infer_result_types([tt((2,), i32)], {"axes": i64s(0)})
     assert infer(g.ReduceMaxOp, [(2, 3)], {"axes": i64s(1)}, et=A.i64) == (2,)
+    assert infer(g.ReduceMinOp, [(2, 3)], {"axes": i64s(1)}, et=i1) == (2,)
+    with pytest.raises(ShapeInferenceError, match="not supported on i1"):
+        infer(g.ReduceSumOp, [(2, 3)], {"axes": i64s(1)}, et=i1)
+    with pytest.raises(ShapeInferenceError, match="not supported on i1"):
+        infer(g.MatmulOp, [(2, 3), (3, 2)], et=i1)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -807,3 +807,19 @@ func.func @constant_dynamic_result() {
   %0 = "graph.constant"() <{value = dense<1.0> : tensor<4xf32>}> : () -> tensor<?xf32>
   return
 }
+
+// -----
+
+func.func @matmul_i1(%a: tensor<2x2xi1>) {
+  // expected-error@+1 {{'graph.matmul' op not supported on i1}}
+  %0 = graph.matmul %a, %a : (tensor<2x2xi1>, tensor<2x2xi1>) -> tensor<2x2xi1>
+  return
+}
+
+// -----
+
+func.func @reduce_sum_i1(%a: tensor<2x2xi1>) {
+  // expected-error@+1 {{'graph.reduce_sum' op not supported on i1}}
+  %0 = graph.reduce_sum %a {axes = array<i64: 0>} : (tensor<2x2xi1>) -> tensor<2xi1>
+  return
+}
