@@ -103,6 +103,17 @@ def _is_dyn(v: int) -> bool:
     return v == A.DYNAMIC or v == DYNAMIC_INDEX
 
 
+def _sat_mul(a: int, b: int) -> int:
+    """Product where `?` is unknown but 0 * ? = 0 (MLIR's SaturatedInteger)."""
+    if a == 0 or b == 0:
+        return 0
+    return A.DYNAMIC if _is_dyn(a) or _is_dyn(b) else a * b
+
+
+def _sat_add(a: int, b: int) -> int:
+    return A.DYNAMIC if _is_dyn(a) or _is_dyn(b) else a + b
+
+
 def infer_subview_type(
     source: A.MemRefType, offsets: Sequence[int], sizes: Sequence[int], strides: Sequence[int]
 ) -> A.MemRefType:
@@ -110,18 +121,14 @@ def infer_subview_type(
 
     `offsets`/`sizes`/`strides` are static values, dynamic ones as `A.DYNAMIC` (MLIR's int64
     sentinel is accepted too). The result has the sizes as shape and a strided layout:
-    stride_i = source_stride_i * stride_i, offset = source_offset + sum(offset_i * source_stride_i).
+    stride_i = source_stride_i * stride_i, offset = source_offset + sum(offset_i * source_stride_i),
+    where `?` absorbs every sum and product except a product with 0.
     """
     src_strides, src_offset = strides_and_offset(source)
     offset = src_offset
     for off, st in zip(offsets, src_strides):
-        if _is_dyn(offset) or _is_dyn(off) or _is_dyn(st):
-            offset = A.DYNAMIC
-        else:
-            offset += off * st
-    out_strides = []
-    for st, step in zip(src_strides, strides):
-        out_strides.append(A.DYNAMIC if _is_dyn(st) or _is_dyn(step) else st * step)
+        offset = _sat_add(offset, _sat_mul(off, st))
+    out_strides = [_sat_mul(st, step) for st, step in zip(src_strides, strides)]
     shape = [A.DYNAMIC if _is_dyn(s) else s for s in sizes]
     layout = A.StridedLayoutAttr(out_strides, offset)
     return A.MemRefType(shape, source.element_type, layout, source.memory_space)
