@@ -352,7 +352,7 @@ class BaseInterpreter:
             raise InterpreterError(
                 f"Python recursion limit reached running @{name} (nesting too deep)"
             ) from None
-        return tuple(_fresh(r, checked) for r in results)
+        return tuple(_fresh(r) for r in results)
 
 
 def check_argument(i: int, t: A.Type, a: Any) -> Any:
@@ -399,8 +399,8 @@ def check_argument(i: int, t: A.Type, a: Any) -> Any:
     raise TypeError(f"{what}: expected a {t} scalar, got {type(a).__name__}")
 
 
-def _fresh(v: Any, inputs: list[Any]) -> Any:
-    """A result the caller owns: views of inputs and read-only constants are copied."""
+def _fresh(v: Any) -> Any:
+    """A result the caller owns: views (of inputs, of other values) and constants are copied."""
     if type(v) is np.ndarray and (not v.flags.writeable or v.base is not None):
         return np.array(v, order="C")
     return v

@@ -50,6 +50,8 @@ def run(module: Operation | str, name: str, *args: Any, verify: bool = True) -> 
         import mlc
 
         module = mlc.parse(module)
+    elif not isinstance(module, Operation) or module.name != "builtin.module":
+        raise TypeError(f"expected a builtin.module op or IR text, got {module!r}")
     if verify:
         module.verify()
     return Interpreter(module).run_function(name, args)

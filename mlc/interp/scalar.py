@@ -94,13 +94,11 @@ def rem_trunc(a: Any, b: Any) -> Any:
 
 def _float_max(a: Any, b: Any) -> Any:
     """maximumf: NaN-propagating, and +0.0 is greater than -0.0."""
-    m = np.maximum(a, b)
-    return np.where((a == b) & np.signbit(a), b, m)
+    return np.where(a == b, np.where(np.signbit(a), b, a), np.maximum(a, b))
 
 
 def _float_min(a: Any, b: Any) -> Any:
-    m = np.minimum(a, b)
-    return np.where((a == b) & np.signbit(a), a, m)
+    return np.where(a == b, np.where(np.signbit(a), a, b), np.minimum(a, b))
 
 
 def _float_same(op: Operation, x: Any) -> Any:

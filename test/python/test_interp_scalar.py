@@ -138,6 +138,8 @@ def test_float_minmax_nan_and_signed_zero() -> None:
     mn = binop("minimumf", t, a, b)
     assert np.isnan(mx[0]) and not np.signbit(mx[1]) and mx[2] == 2.0
     assert np.isnan(mn[0]) and np.signbit(mn[1]) and mn[2] == 1.0
+    swapped = binop("maximumf", t, b, a)
+    assert not np.signbit(swapped[1]) and np.signbit(binop("minimumf", t, b, a)[1])
     assert binop("maxnumf", t, a, b)[0] == 1.0
     assert binop("minnumf", t, a, b)[0] == 1.0
 
@@ -343,6 +345,12 @@ def test_scalar_arguments() -> None:
         run(text, "main", 300, 1.5)
     with pytest.raises(TypeError, match=r"argument 1 \(%arg1\): expected dtype float32"):
         run(text, "main", 5, np.float64(1.5))
+
+
+def test_run_rejects_a_non_module() -> None:
+    func = mlc.parse(MODULE).body.blocks[0].first
+    with pytest.raises(TypeError, match="expected a builtin.module op or IR text"):
+        run(func, "main")
 
 
 def test_unsupported_op_is_located() -> None:

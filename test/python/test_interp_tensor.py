@@ -267,3 +267,36 @@ def test_generic_body_with_outer_value_and_rank0_output() -> None:
     a = np.array([3, -9, 4, 1, 0], np.int32)
     (r,) = run(text, "main", a, np.array(-100, np.int32), np.int32(-2))
     assert r.shape == () and r.dtype == np.int32 and r == 18
+
+
+def test_generic_output_missing_a_parallel_loop_keeps_the_last_write() -> None:
+    text = """
+    func.func @main(%a: tensor<3x4xf32>, %o: tensor<3xf32>) -> tensor<3xf32> {
+      %r = tensor.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                           iterator_types = ["parallel", "parallel"]}
+          ins(%a : tensor<3x4xf32>) outs(%o : tensor<3xf32>) {
+      ^bb0(%x: f32, %y: f32):
+        tensor.yield %x : f32
+      } -> tensor<3xf32>
+      return %r : tensor<3xf32>
+    }"""  # noqa: E501
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    (r,) = run(text, "main", a, np.zeros(3, np.float32))
+    assert r.tolist() == [3.0, 7.0, 11.0]  # sequential loops: d1 = 3 writes last
+
+
+def test_generic_constant_index_in_map() -> None:
+    text = """
+    func.func @main(%a: tensor<3x4xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
+      %r = tensor.generic {indexing_maps = [affine_map<(d0) -> (2, d0)>, affine_map<(d0) -> (d0)>],
+                           iterator_types = ["parallel"]}
+          ins(%a : tensor<3x4xf32>) outs(%o : tensor<4xf32>) {
+      ^bb0(%x: f32, %y: f32):
+        %n = arith.negf %x : f32
+        tensor.yield %n : f32
+      } -> tensor<4xf32>
+      return %r : tensor<4xf32>
+    }"""  # noqa: E501
+    a = rand(3, 4)
+    (r,) = run(text, "main", a, np.zeros(4, np.float32))
+    np.testing.assert_array_equal(r, -a[2])
