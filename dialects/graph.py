@@ -31,6 +31,7 @@ from mlc.ir.opdef import (
     InferTypeOpInterface,
     IsolatedFromAbove,
     Op,
+    OperationState,
     Pure,
     RecursiveMemoryEffects,
     ReturnLike,
@@ -972,10 +973,35 @@ class FusedOp(GraphOp):
     inputs = var_operand(GraphTensor)
     outputs = var_result(GraphTensor)
     body = region()
-    format = (
-        "(`ins` `(` $inputs^ `:` type($inputs) `)`)? (`->` type($outputs)^)? "
-        "attr-dict-with-keyword $body"
-    )
+
+    @classmethod
+    def parse_asm(cls, parser: Any, state: OperationState) -> None:
+        # [ins(%a, %b : ta, tb)] [-> t | -> (t1, t2)] [attributes {...}] region
+        if parser.parse_optional_keyword("ins"):
+            parser.parse_punct("(")
+            names = parser.parse_operand_list()
+            parser.parse_punct(":")
+            types = parser.parse_type_list()
+            parser.parse_punct(")")
+            state.operands = parser.resolve_operands(names, types)
+        state.result_types = list(parser.parse_optional_arrow_type_list() or ())
+        parser.parse_optional_attr_dict_with_keyword(state.attributes)
+        state.regions.append(parser.parse_region())
+
+    def print_asm(self, p: Any) -> None:
+        inputs = self.operands
+        if inputs:
+            p.write(" ins(")
+            p.print_operands(inputs)
+            p.write(" : ")
+            p.print_types([v.type for v in inputs])
+            p.write(")")
+        if self.results:
+            p.write(" ")
+            p.print_arrow_type_list([r.type for r in self.results])
+        p.print_attr_dict_with_keyword(self.attributes)
+        p.write(" ")
+        p.print_region(self.regions[0])
 
     @classmethod
     def infer_result_types(

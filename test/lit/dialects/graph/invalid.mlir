@@ -823,3 +823,14 @@ func.func @reduce_sum_i1(%a: tensor<2x2xi1>) {
   %0 = graph.reduce_sum %a {axes = array<i64: 0>} : (tensor<2x2xi1>) -> tensor<2xi1>
   return
 }
+
+// -----
+
+func.func @fused_ins_count(%a: tensor<4xf32>) {
+  // expected-error@+1 {{2 operands present, but expected 1}}
+  %0 = graph.fused ins(%a, %a : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    graph.yield %x : tensor<4xf32>
+  }
+  return
+}

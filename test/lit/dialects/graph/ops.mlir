@@ -148,7 +148,7 @@ func.func @conv_pool(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf32>, %b: tenso
 // CHECK-LABEL: func.func @fused
 // CHECK-SAME: (%[[A:.+]]: tensor<4xf32>, %[[B:.+]]: tensor<4xf32>)
 func.func @fused(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>) {
-  // CHECK: %[[R:.+]]:2 = graph.fused ins(%[[A]], %[[B]] : tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>, tensor<4xi1> attributes {tag = "k0"} {
+  // CHECK: %[[R:.+]]:2 = graph.fused ins(%[[A]], %[[B]] : tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>) attributes {tag = "k0"} {
   // CHECK-NEXT: ^bb0(%[[X:.+]]: tensor<4xf32>, %[[Y:.+]]: tensor<4xf32>):
   // CHECK-NEXT: %[[S:.+]] = graph.add %[[X]], %[[Y]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   // CHECK-NEXT: %[[C:.+]] = arith.constant 0.000000e+00 : f32
@@ -156,7 +156,7 @@ func.func @fused(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor
   // CHECK-NEXT: %[[M:.+]] = graph.cmp "gt", %[[S]], %[[Z]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   // CHECK-NEXT: graph.yield %[[S]], %[[M]] : tensor<4xf32>, tensor<4xi1>
   // CHECK-NEXT: }
-  %r:2 = graph.fused ins(%a, %b : tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>, tensor<4xi1> attributes {tag = "k0"} {
+  %r:2 = graph.fused ins(%a, %b : tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>) attributes {tag = "k0"} {
   ^bb0(%x: tensor<4xf32>, %y: tensor<4xf32>):
     %s = graph.add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
     %c = arith.constant 0.0 : f32
