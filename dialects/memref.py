@@ -13,8 +13,10 @@ from mlc.interfaces import (
     FREE,
     READ,
     WRITE,
+    ConditionallySpeculatable,
     EffectInstance,
     MemoryEffectsOpInterface,
+    NoMemoryEffect,
 )
 from mlc.ir import attributes as A
 from mlc.ir.context import Dialect
@@ -135,21 +137,15 @@ def infer_subview_type(
 
 
 def _rank_reduction_mask(expected: Sequence[int], actual: Sequence[int]) -> list[int] | None:
-    """Indices of `expected` kept in `actual` when only unit dims are dropped, else None."""
+    """Indices of `expected` kept in `actual` when only unit dims are dropped, matched greedily
+    (MLIR's computeRankReductionMask), else None."""
     kept: list[int] = []
     j = 0
     for i, d in enumerate(expected):
         if j < len(actual) and actual[j] == d:
-            # Prefer keeping a matching dim, unless the remaining dims cannot match otherwise.
-            rest_e = len(expected) - i - 1
-            rest_a = len(actual) - j - 1
-            if d == 1 and rest_e < rest_a:
-                return None
-            if d != 1 or rest_e >= rest_a:
-                kept.append(i)
-                j += 1
-                continue
-        if d != 1:
+            kept.append(i)
+            j += 1
+        elif d != 1:
             return None
     return kept if j == len(actual) else None
 
@@ -430,18 +426,18 @@ class LoadOp(Op, InferTypeOpInterface, MemoryEffectsOpInterface):
         p.print_type(self.memref.type)
 
     def verify_op(self) -> None:
-        t = self.memref.type
-        if type(t) is A.MemRefType:
-            if len(self.indices) != t.rank:
-                raise self.error(
-                    "invalid number of indices for accessed memref, expected "
-                    f"{t.rank} but got {len(self.indices)}"
-                )
-        if self.res.type is not t.element_type:
+        uses = self._operands  # memref, then the indices (no segment lookups on this hot path)
+        t = uses[0].value.type
+        if type(t) is A.MemRefType and len(uses) - 1 != t.rank:
+            raise self.error(
+                "invalid number of indices for accessed memref, expected "
+                f"{t.rank} but got {len(uses) - 1}"
+            )
+        if self.results[0].type is not t.element_type:
             raise self.error("failed to verify that result type matches element type of 'memref'")
 
     def get_effects(self) -> list[EffectInstance]:
-        return [EffectInstance(READ, self.memref)]
+        return [EffectInstance(READ, self._operands[0].value)]
 
 
 class StoreOp(Op, MemoryEffectsOpInterface):
@@ -492,19 +488,20 @@ class StoreOp(Op, MemoryEffectsOpInterface):
         p.print_type(self.memref.type)
 
     def verify_op(self) -> None:
-        t = self.memref.type
-        if type(t) is A.MemRefType and len(self.indices) != t.rank:
+        uses = self._operands  # value, memref, then the indices
+        t = uses[1].value.type
+        if type(t) is A.MemRefType and len(uses) - 2 != t.rank:
             raise self.error(
                 "invalid number of indices for accessed memref, expected "
-                f"{t.rank} but got {len(self.indices)}"
+                f"{t.rank} but got {len(uses) - 2}"
             )
-        if self.value.type is not t.element_type:
+        if uses[0].value.type is not t.element_type:
             raise self.error(
                 "failed to verify that type of 'value' matches element type of 'memref'"
             )
 
     def get_effects(self) -> list[EffectInstance]:
-        return [EffectInstance(WRITE, self.memref)]
+        return [EffectInstance(WRITE, self._operands[1].value)]
 
 
 class CopyOp(Op, MemoryEffectsOpInterface):
@@ -535,7 +532,7 @@ class CopyOp(Op, MemoryEffectsOpInterface):
 # Shape queries and views
 
 
-class DimOp(Op, InferTypeOpInterface):
+class DimOp(Op, InferTypeOpInterface, ConditionallySpeculatable):
     """The size of one dimension of a memref, as an `index`.
 
     Folds to a constant when the dimension is static and the index a constant.
@@ -544,7 +541,7 @@ class DimOp(Op, InferTypeOpInterface):
     """
 
     name = "memref.dim"
-    traits = (Pure,)
+    traits = (NoMemoryEffect,)
     source = operand(NonZeroRankedOrUnrankedMemRef)
     index = operand(Index)
     res = result(Index)
@@ -570,15 +567,27 @@ class DimOp(Op, InferTypeOpInterface):
         if i is not None and type(t) is A.MemRefType and not 0 <= i < t.rank:
             raise self.error("index is out of range")
 
-    def fold(self, operand_attrs: list) -> A.Attribute | None:
+    def is_speculatable(self) -> bool:
+        """Only with a constant index within the rank (else undefined behaviour), as MLIR."""
+        t = self.source.type
+        i = self._constant_index()
+        return i is not None and type(t) is A.MemRefType and 0 <= i < t.rank
+
+    def fold(self, operand_attrs: list) -> A.Attribute | Value | None:
         t = self.source.type
         idx = operand_attrs[1]
         if type(t) is not A.MemRefType or type(idx) is not A.IntegerAttr:
             return None
         i = idx.value
-        if not 0 <= i < t.rank or t.shape[i] == A.DYNAMIC:
+        if not 0 <= i < t.rank:
             return None
-        return A.IntegerAttr(t.shape[i], A.index)
+        if t.shape[i] != A.DYNAMIC:
+            return A.IntegerAttr(t.shape[i], A.index)
+        # The size operand of the allocation that made the memref.
+        alloc = self.source.defining_op()
+        if type(alloc) is AllocOp or type(alloc) is AllocaOp:
+            return alloc.operand(t.shape[:i].count(A.DYNAMIC))
+        return None
 
 
 def _layouts_compatible(a: A.MemRefType, b: A.MemRefType) -> bool:
@@ -631,7 +640,12 @@ class CastOp(Op):
 
     def fold(self, operand_attrs: list) -> Value | None:
         src = self.source
-        return src if src.type is self.dest.type else None
+        if src.type is self.dest.type:
+            return src
+        inner = src.defining_op()
+        if type(inner) is CastOp and inner.source.type is self.dest.type:
+            return inner.source  # a cast and its inverse
+        return None
 
 
 # --- offsets/sizes/strides ops (subview, reinterpret_cast)
@@ -639,51 +653,34 @@ class CastOp(Op):
 _OSS = ("offsets", "sizes", "strides")
 
 
-def _verify_mixed(op: Operation, expected: Sequence[int] | None) -> None:
-    """The OffsetSizeAndStrideOpInterface checks: ranks agree, dynamic entries match operands."""
+def _verify_mixed(op: Operation, max_ranks: tuple[int, int, int]) -> None:
+    """MLIR's OffsetSizeAndStrideOpInterface checks: the offsets/sizes/strides lists have
+    consistent ranks (`max_ranks` each) and one operand per dynamic entry."""
     attrs = op._attrs or _EMPTY
-    lens = []
-    for n in _OSS:
-        a = attrs.get(f"static_{n}")
-        lens.append(len(a.values))  # type: ignore[union-attr]
-    pairs = ((0, 1), (1, 2)) if expected is None else ()
-    for i, j in pairs:
-        if lens[i] != lens[j]:
-            raise _located(
-                op,
-                f"expected mixed {_OSS[i]} rank to match mixed {_OSS[j]} rank ({lens[i]} vs {lens[j]}) "  # noqa: E501
-                "so the rank of the result type is well-formed.",
-            )
-    if expected is not None:
-        # reinterpret_cast: one offset, one size/stride per result dim.
-        if lens[0] != 1:
-            raise _located(
-                op,
-                f"expected mixed offsets rank to match mixed sizes rank ({lens[0]} vs {lens[1]}) "
-                "so the rank of the result type is well-formed.",
-            )
-        if lens[1] != lens[2]:
-            raise _located(
-                op,
-                f"expected mixed sizes rank to match mixed strides rank ({lens[1]} vs {lens[2]}) "
-                "so the rank of the result type is well-formed.",
-            )
-        for n, want, got in (
-            ("offset", 1, lens[0]),
-            ("size", expected[0], lens[1]),
-            ("stride", expected[0], lens[2]),
-        ):
-            if got != want:
-                raise _located(op, f"expected {want} {n} values, got {got}")
+    statics = [attrs[f"static_{n}"].values for n in _OSS]  # type: ignore[union-attr]
+    n_off, n_sizes, n_strides = (len(v) for v in statics)
+    if not (n_off == 1 and max_ranks[0] == 1) and n_off != n_sizes:
+        raise _located(
+            op,
+            f"expected mixed offsets rank to match mixed sizes rank ({n_off} vs {n_sizes}) "
+            "so the rank of the result type is well-formed.",
+        )
+    if n_sizes != n_strides:
+        raise _located(
+            op,
+            f"expected mixed sizes rank to match mixed strides rank ({n_sizes} vs {n_strides}) "
+            "so the rank of the result type is well-formed.",
+        )
     groups = (op.offsets, op.sizes, op.strides)  # type: ignore[attr-defined]
-    for n, g in zip(_OSS, groups):
-        static = attrs[f"static_{n}"].values
+    for name, want, static, group in zip(("offset", "size", "stride"), max_ranks, statics, groups):
+        if len(static) != want:
+            raise _located(op, f"expected {want} {name} values, got {len(static)}")
         n_dyn = sum(1 for v in static if v == DYNAMIC_INDEX)
-        if n_dyn != len(g):
+        if n_dyn != len(group):
             raise _located(
                 op,
-                f"expected the number of '{n}' to match the number of dynamic entries in "
-                f"'static_{n}' ({len(g)} vs {n_dyn})",
+                f"expected the number of '{name}s' to match the number of dynamic entries in "
+                f"'static_{name}s' ({len(group)} vs {n_dyn})",
             )
 
 
@@ -772,11 +769,9 @@ class SubViewOp(Op):
         _print_oss(self, p, keywords=False)
 
     def verify_op(self) -> None:
-        _verify_mixed(self, None)
         src, res = self.source.type, self.res.type
+        _verify_mixed(self, (src.rank,) * 3)
         offsets = self.static_offsets.values
-        if len(offsets) != src.rank:
-            raise _located(self, f"expected {src.rank} offset values, got {len(offsets)}")
         if src.memory_space is not res.memory_space:
             raise _located(
                 self,
@@ -860,6 +855,7 @@ class ReinterpretCastOp(Op):
 
     def verify_op(self) -> None:
         src, res = self.source.type, self.res.type
+        _verify_mixed(self, (1, res.rank, res.rank))
         if src.memory_space is not res.memory_space:
             raise _located(
                 self,
@@ -871,7 +867,6 @@ class ReinterpretCastOp(Op):
                 f"source element type ('{src.element_type}') does not match result element type "
                 f"('{res.element_type}')"
             )
-        _verify_mixed(self, (res.rank,))
         for d, (want, got) in enumerate(zip(self.static_sizes.values, res.shape)):
             if _is_dyn(want) != (got == A.DYNAMIC) or (not _is_dyn(want) and want != got):
                 raise self.error_plain(

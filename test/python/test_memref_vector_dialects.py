@@ -25,6 +25,7 @@ from mlc.interfaces import (
     WRITE,
     get_effects,
     is_memory_effect_free,
+    is_speculatable,
     would_op_be_trivially_dead,
 )
 from mlc.ir import attributes as A
@@ -381,3 +382,40 @@ def test_every_op_has_a_summary_and_an_example() -> None:
             assert cls.summary and cls.summary.endswith("."), name
             examples = [line.strip() for line in doc.splitlines() if line.startswith("    ")]
             assert any(name.split(".")[1] in line for line in examples), name
+
+
+def test_dim_of_alloc_and_cast_round_trip_fold() -> None:
+    module = mlc.parse(
+        """
+func.func @f(%n: index, %k: index, %m: memref<?x?xf32>) -> (index, index, memref<?x?xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a = memref.alloc(%k, %n) : memref<4x?x?xf32>
+  %d2 = memref.dim %a, %c2 : memref<4x?x?xf32>
+  %d1 = memref.dim %a, %c1 : memref<4x?x?xf32>
+  %c = memref.cast %m : memref<?x?xf32> to memref<4x?xf32>
+  %cc = memref.cast %c : memref<4x?xf32> to memref<?x?xf32>
+  return %d2, %d1, %cc : index, index, memref<?x?xf32>
+}
+"""
+    )
+    mlc.run_pipeline(module, "builtin.module(canonicalize)")
+    args = _by_name(module, "func.func")[0].regions[0].blocks[0].arguments
+    ret = _by_name(module, "func.return")[0]
+    assert list(ret.operands) == [args[0], args[1], args[2]]
+    assert not _by_name(module, "memref.alloc") and not _by_name(module, "memref.cast")
+
+
+def test_dim_speculatable_only_with_constant_in_range_index() -> None:
+    module = mlc.parse(
+        """
+func.func @f(%m: memref<?xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %a = memref.dim %m, %c0 : memref<?xf32>
+  %b = memref.dim %m, %i : memref<?xf32>
+  return
+}
+"""
+    )
+    a, b = _by_name(module, "memref.dim")
+    assert is_speculatable(a) and not is_speculatable(b)
