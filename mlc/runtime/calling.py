@@ -16,9 +16,16 @@ from typing import Any
 import numpy as np
 
 from mlc.runtime import parallel
+from mlc.runtime.engine import ARRAY_DATA_OFFSET, ARRAY_DIMS_OFFSET
 from mlc.runtime.signature import ArgSpec, InputDim, Signature
 
-__all__ = ["ARRAY_STRUCT_OK", "aligned_empty", "make_caller"]
+__all__ = [
+    "ARRAY_STRUCT_OK",
+    "CallerTemplate",
+    "aligned_empty",
+    "caller_template",
+    "make_caller",
+]
 
 ALIGNMENT = 64  # bytes; outputs of at least _ALIGN_MIN bytes start on this boundary
 _ALIGN_MIN = 4096
@@ -28,8 +35,6 @@ _WRAPPER_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
 def _array_struct_ok() -> bool:
     """Whether ndarray objects have NumPy's documented struct layout (data pointer at +16,
     dimensions pointer at +32), which the fast wrappers read; checked on live arrays."""
-    from mlc.runtime.engine import ARRAY_DATA_OFFSET, ARRAY_DIMS_OFFSET
-
     base = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
     for a in (base, base[1:, 2:], np.zeros((7,), np.int8)[3:], np.zeros((), np.float64)):
         data = ctypes.c_void_p.from_address(id(a) + ARRAY_DATA_OFFSET).value
@@ -45,14 +50,23 @@ def _array_struct_ok() -> bool:
 ARRAY_STRUCT_OK = _array_struct_ok()
 
 
+_pointer_at = ctypes.c_void_p.from_address
+
+
+def _data_address(a: np.ndarray) -> int:
+    if ARRAY_STRUCT_OK:  # ~10x cheaper than a.ctypes.data
+        return _pointer_at(id(a) + ARRAY_DATA_OFFSET).value or 0
+    return a.ctypes.data
+
+
 def aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     """`np.empty(shape, dtype)`, starting on a 64-byte boundary when it is 4 KiB or more."""
     nbytes = math.prod(shape) * dtype.itemsize
     if nbytes < _ALIGN_MIN:
         return np.empty(shape, dtype)
     buf = np.empty(nbytes + ALIGNMENT - 1, np.uint8)
-    off = -buf.ctypes.data & (ALIGNMENT - 1)
-    return buf[off : off + nbytes].view(dtype).reshape(shape)
+    off = -_data_address(buf) & (ALIGNMENT - 1)
+    return np.ndarray(shape, dtype, buf, off)  # a view of buf (its base keeps buf alive)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -176,26 +190,48 @@ def _raise_pending() -> None:
 # The generated caller
 
 
+class CallerTemplate:
+    """The compiled Python code of one entry's caller and the globals it needs, made once per
+    engine and entry; `make_caller` binds it to a thread count and the engine."""
+
+    __slots__ = ("code", "doc", "env", "name", "source")
+
+    def __init__(self, name: str, sig: Signature, source: str, env: dict[str, Any]) -> None:
+        self.name = name
+        self.doc = f"JIT-compiled entry {sig.text(name)}."
+        self.source = source
+        self.env = env
+        self.code = compile(source, f"<mlc.runtime entry {name}>", "exec")
+
+
 def make_caller(
-    name: str,
-    sig: Signature,
-    wrapper_address: int,
-    *,
-    threads: int,
-    uses_parallel: bool,
-    from_objects: bool,
-    keepalive: Any,
+    template: CallerTemplate, wrapper_address: int, *, threads: int, keepalive: Any
 ) -> Callable[..., Any]:
-    """The Python function that validates, allocates, packs and calls entry `name`."""
+    """The Python function that validates, allocates, packs and calls the template's entry."""
+    env = dict(template.env)
+    env["_call"] = _WRAPPER_TYPE(wrapper_address)
+    env["_threads"] = threads
+    env["_keepalive"] = keepalive  # the engine owning the code must outlive this function
+    exec(template.code, env)
+    fn = env.pop("call")  # no function <-> globals cycle: the engine is freed by refcount
+    name = template.name
+    fn.__name__ = fn.__qualname__ = name if name.isidentifier() else "entry"
+    fn.__doc__ = template.doc
+    fn.__mlc_source__ = template.source
+    return fn
+
+
+def caller_template(
+    name: str, sig: Signature, *, uses_parallel: bool, from_objects: bool
+) -> CallerTemplate:
+    """Generate the caller of entry `name`: checks, output allocation, packing, the call."""
     env: dict[str, Any] = {
         "_ndarray": np.ndarray,
         "_empty": np.empty,
         "_alloc": aligned_empty,
-        "_call": _WRAPPER_TYPE(wrapper_address),
         "_err": _Errors(name, sig),
         "_tls": parallel._TLS,
         "_raise_pending": _raise_pending,
-        "_keepalive": keepalive,  # the engine owning the code must outlive this function
     }
     n = len(sig.inputs)
     params = [f"a{k}" for k in range(n)]
@@ -278,7 +314,7 @@ def make_caller(
             values += [f"{v}.shape[{i}]" for i in range(a.rank)]
     env["_pack"] = struct.Struct(fmt).pack
     if uses_parallel:
-        emit(f"    _tls.threads = {threads}")
+        emit("    _tls.threads = _threads")
     emit(f"    _call(_pack({', '.join(values)}))")
     if uses_parallel:
         emit("    if _tls.pending is not None: _raise_pending()")
@@ -286,13 +322,7 @@ def make_caller(
         emit(f"    return {outs[0]}")
     elif outs:
         emit(f"    return ({', '.join(outs)})")
-    src = "\n".join(lines) + "\n"
-    exec(compile(src, f"<mlc.runtime entry {name}>", "exec"), env)
-    fn = env.pop("call")  # no function <-> globals cycle: the engine is freed by refcount
-    fn.__name__ = fn.__qualname__ = name if name.isidentifier() else "entry"
-    fn.__doc__ = f"JIT-compiled entry {sig.text(name)}."
-    fn.__mlc_source__ = src
-    return fn
+    return CallerTemplate(name, sig, "\n".join(lines) + "\n", env)
 
 
 def _scalar_check(a: ArgSpec) -> str:

@@ -345,6 +345,7 @@ class Engine:
     __slots__ = (
         "_ee",
         "addresses",
+        "caller_templates",
         "from_objects",
         "llvm_ir_optimized",
         "options",
@@ -370,6 +371,7 @@ class Engine:
         self.from_objects = from_objects
         self.text_hash = text_hash(text)
         self._asm: str | None = None
+        self.caller_templates: dict[str, Any] | None = None  # filled by the first JitModule
         source = text if options.fast_math is None else apply_fast_math(text, options.fast_math)
         # Every LLVM object is created and disposed under the lock: disposal left to the garbage
         # collector could run in another thread while LLVM compiles there, and crash.

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from mlc.runtime import calling
-from mlc.runtime.calling import make_caller
+from mlc.runtime.calling import caller_template, make_caller
 from mlc.runtime.engine import (
     Engine,
     EntryNotFoundError,
@@ -61,7 +61,7 @@ class JitModule:
     `MLC_NUM_THREADS`, else all cores) is the width of the module's parallel loops.
     """
 
-    __slots__ = ("engine", "threads", "_entries", "__weakref__")
+    # No __slots__: entries are also instance attributes, so `m.main` is a plain lookup.
 
     def __init__(
         self,
@@ -88,18 +88,21 @@ class JitModule:
     def _bind(self, engine: Engine, threads: int) -> None:
         self.engine = engine
         self.threads = threads
+        templates = engine.caller_templates
+        if templates is None:
+            templates = engine.caller_templates = {
+                name: caller_template(
+                    name, sig, uses_parallel=engine.uses_parallel, from_objects=engine.from_objects
+                )
+                for name, sig in engine.signatures.items()
+            }
         self._entries = {
-            name: make_caller(
-                name,
-                sig,
-                engine.wrapper_addresses[name],
-                threads=threads,
-                uses_parallel=engine.uses_parallel,
-                from_objects=engine.from_objects,
-                keepalive=engine,
-            )
-            for name, sig in engine.signatures.items()
+            name: make_caller(t, engine.wrapper_addresses[name], threads=threads, keepalive=engine)
+            for name, t in templates.items()
         }
+        for name, fn in self._entries.items():
+            if name.isidentifier() and not name.startswith("_") and not hasattr(JitModule, name):
+                self.__dict__[name] = fn
 
     def __getitem__(self, name: str) -> Callable[..., Any]:
         try:
