@@ -363,6 +363,8 @@ def check_argument(i: int, t: A.Type, a: Any) -> Any:
         raise TypeError(f"{what}: not supported: {info.error or t}")
     dtype = info.dtype
     if info.shaped:
+        if isinstance(a, np.generic) and info.shape == ():
+            a = np.asarray(a)  # a NumPy scalar stands for a rank-0 tensor
         if not isinstance(a, np.ndarray):
             raise TypeError(f"{what}: expected a NumPy array ({t}), got {type(a).__name__}")
         if a.dtype != dtype:

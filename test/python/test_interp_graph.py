@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mlc
 from mlc.interp import InterpreterError, run
@@ -474,3 +476,34 @@ def test_kernels_directly() -> None:
     assert G.cast(np.array([2.7, -2.7]), np.int32).tolist() == [2, -2]
     with pytest.raises(ValueError, match="not supported on i1"):
         G.binary("add", np.array([True]), np.array([False]))
+
+
+def test_unranked_elementwise_and_cast() -> None:
+    t, ti = "tensor<*xf32>", "tensor<*xi32>"
+    body = (
+        f"%0 = graph.add %a0, %a1 : ({t}, {t}) -> {t}\n"
+        f"%1 = graph.cast %0 : {t} to {ti}\n"
+        f"return %1 : {ti}"
+    )
+    a, b = np.full((2, 3), 1.7, np.float32), np.array([0.0, -4.0, 1.0], np.float32)
+    (r,) = run_op(body, [(t, a), (t, b)], [ti])
+    assert r.dtype == np.int32 and r.tolist() == [[1, -2, 2], [1, -2, 2]]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    shape_a=st.lists(st.sampled_from([1, 2, 3]), min_size=0, max_size=3),
+    drop=st.lists(st.booleans(), min_size=3, max_size=3),
+    op=st.sampled_from(["add", "sub", "mul", "max", "min"]),
+)
+def test_binary_broadcasting_property(shape_a: list[int], drop: list[bool], op: str) -> None:
+    # b's shape: a suffix of a's with some dims replaced by 1 (always broadcast-compatible).
+    shape_b = [1 if d else s for s, d in zip(shape_a, drop)][len(shape_a) // 2 :]
+    a = np.arange(1, math.prod(shape_a) + 1, dtype=np.int64).reshape(shape_a) * 7 - 5
+    b = np.arange(math.prod(shape_b), dtype=np.int64).reshape(shape_b) - 3
+    expected = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "max": np.maximum,
+                "min": np.minimum}[op](a, b)  # fmt: skip
+    ta, tb, tr = ttype(a.shape, "i64"), ttype(b.shape, "i64"), ttype(expected.shape, "i64")
+    body = f"%0 = graph.{op} %a0, %a1 : ({ta}, {tb}) -> {tr}\nreturn %0 : {tr}"
+    (r,) = run_op(body, [(ta, a), (tb, b)], [tr])
+    assert r.shape == expected.shape and (r == expected).all()
