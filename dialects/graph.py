@@ -66,6 +66,7 @@ __all__ = [
 # Constraints and traits
 
 _ELEMENTS = frozenset(ELEMENT_TYPES)
+_FLOATS = frozenset(FLOAT_TYPES)
 
 
 def _is_graph_tensor(t: Any) -> bool:
@@ -230,6 +231,16 @@ class _BinaryOp(GraphOp):
     @classmethod
     def _infer(cls, types: list[A.Type], attrs: dict[str, Any]) -> list[A.Type]:
         return G.infer_binary(types, cls._float_only, cls._allow_i1)
+
+    def verify_op(self) -> None:
+        # Fast path for the common case: one ranked type everywhere and an accepted element.
+        ops = self._operands
+        t = ops[0].value.type
+        if ops[1].value.type is t and self.results[0].type is t and type(t) is A.RankedTensorType:
+            et = t.element_type
+            if et in _FLOATS or not (self._float_only or (et is A.i1 and not self._allow_i1)):
+                return
+        GraphOp.verify_op(self)
 
 
 class AddOp(_BinaryOp):
