@@ -5,6 +5,7 @@ with loop and SLP vectorization) and JIT-compiles with MCJIT.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import re
 import threading
@@ -195,6 +196,11 @@ def _check_entry(mod: Any, name: str, sig: Signature) -> None:
         raise EntryNotFoundError(
             f"entry function '{name}' is not defined in the LLVM module "
             f"(defined: {', '.join(defined) or 'none'})"
+        )
+    if fn.linkage in (llvm.Linkage.internal, llvm.Linkage.private):
+        raise JITError(
+            f"entry function '{name}' has {fn.linkage.name} linkage: entry functions must be "
+            "externally visible"
         )
     ftype = str(fn.global_value_type)
     ret = ftype.split(" (", 1)[0]
@@ -410,6 +416,7 @@ class Engine:
             )
         for name, sig in self.signatures.items():
             _check_entry(mod, name, sig)
+        _check_externals(mod)
         wrappers = "".join(
             _wrapper_ir(name, sig, self.from_objects) for name, sig in self.signatures.items()
         )
@@ -460,6 +467,35 @@ class Engine:
                         if obj is not None:
                             obj.close()
         return self._asm
+
+
+_PROCESS: Any = None
+
+
+def _resolvable(name: str) -> bool:
+    """Whether MCJIT can bind external `name`: a runtime symbol or one in the process."""
+    global _PROCESS
+    if llvm.address_of_symbol(name) is not None:
+        return True
+    if _PROCESS is None:
+        _PROCESS = ctypes.CDLL(None)
+    try:
+        _PROCESS[name]
+    except AttributeError:
+        return False
+    return True
+
+
+def _check_externals(mod: Any) -> None:
+    # An unresolved symbol is a fatal LLVM error (process abort) in MCJIT: catch it first.
+    decls = [f.name for f in mod.functions if f.is_declaration]
+    decls += [g.name for g in mod.global_variables if g.is_declaration]
+    for name in decls:
+        if not name.startswith("llvm.") and not _resolvable(name):
+            raise JITError(
+                f"external symbol '{name}' cannot be resolved: it is not defined in the module, "
+                "by the runtime or in the process"
+            )
 
 
 def _function_or_none(mod: Any, name: str) -> Any:

@@ -729,3 +729,19 @@ def test_docs_examples_run() -> None:
             exec(compile(block, str(doc), "exec"), ns)
     finally:
         cache.maxsize = old
+
+
+def test_unresolved_external_symbol() -> None:
+    text = "declare void @mlc_no_such_function()\n" + TINY.replace(
+        "  ret void", "  call void @mlc_no_such_function()\n  ret void"
+    )
+    with pytest.raises(JITError, match="external symbol 'mlc_no_such_function' cannot be resolved"):
+        compile_llvm_ir(text, tiny_sig())
+    text = "@mlc_no_such_global = external global i32\n" + TINY
+    with pytest.raises(JITError, match="external symbol 'mlc_no_such_global' cannot be resolved"):
+        compile_llvm_ir(text, tiny_sig())
+
+
+def test_internal_entry_rejected() -> None:
+    with pytest.raises(JITError, match="entry function 'first' has internal linkage"):
+        compile_llvm_ir(TINY.replace("define void", "define internal void"), tiny_sig())
