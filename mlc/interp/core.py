@@ -377,7 +377,7 @@ def check_argument(i: int, t: A.Type, a: Any) -> Any:
                 raise ValueError(
                     f"{what}: expected shape {info.shape_text()} ({t}), got {tuple(a.shape)}"
                 )
-        view = a.view()
+        view = a.view(np.ndarray)  # subclasses (matrix, masked) would change the semantics
         view.flags.writeable = False
         return view
     if isinstance(a, np.ndarray) and a.ndim == 0:

@@ -440,3 +440,18 @@ def test_module_docstring_examples() -> None:
     for module in (mlc.interp, mlc.interp.interpreter):
         failed, attempted = doctest.testmod(module, verbose=False)
         assert attempted and not failed, module.__name__
+
+
+def test_call_indirect_through_func_constant() -> None:
+    text = """
+    func.func @double(%x: f32) -> f32 {
+      %0 = arith.addf %x, %x : f32
+      return %0 : f32
+    }
+    func.func @main(%x: f32) -> f32 {
+      %f = func.constant @double : (f32) -> f32
+      %0 = func.call_indirect %f(%x) : (f32) -> f32
+      return %0 : f32
+    }"""
+    (r,) = run(text, "main", np.float32(1.25))
+    assert r == 2.5 and type(r) is np.float32
