@@ -275,7 +275,12 @@ class BaseInterpreter:
             handler = table.get(op.name)
             if handler is None:
                 raise unsupported(op)
-            out = handler(op, *[env[u.value] for u in op._operands])
+            try:
+                out = handler(op, *[env[u.value] for u in op._operands])
+            except (ValueError, IndexError) as e:
+                # Kernels report cases the semantics leave undefined (a dynamic dim that does
+                # not broadcast, an empty max) as ValueError: locate them at the op.
+                raise op_error(op, str(e)) from None
             self.bind_results(op, out)
             op = op.next
         if last is None or last.name not in terminators:

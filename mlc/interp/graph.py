@@ -286,20 +286,6 @@ def _array(op: Operation, v: Any) -> np.ndarray:
     return v
 
 
-def _kernel(fn: Any) -> Any:
-    """Turn a kernel's ValueError (a case the semantics leave undefined) into a located error."""
-
-    def call(self: Any, op: Operation, *args: Any) -> Any:
-        try:
-            return fn(self, op, *args)
-        except ValueError as e:
-            raise op_error(op, str(e)) from None
-
-    call.__name__ = fn.__name__
-    call._interp_handles = fn._interp_handles  # type: ignore[attr-defined]
-    return call
-
-
 class GraphHandlers:
     """Handlers of the graph dialect."""
 
@@ -307,7 +293,6 @@ class GraphHandlers:
     def _graph_constant(self, op: Operation) -> np.ndarray:
         return attribute_value(op, op.get_attr("value"), op.results[0].type)
 
-    @_kernel
     @handles(*(f"graph.{k}" for k in _BINARY))
     def _graph_binary(self, op: Operation, a: Any, b: Any) -> np.ndarray:
         return binary(op.name[6:], _array(op, a), _array(op, b))
@@ -323,7 +308,6 @@ class GraphHandlers:
     def _graph_select(self, op: Operation, cond: Any, a: Any, b: Any) -> np.ndarray:
         return np.asarray(np.where(cond, a, b))
 
-    @_kernel
     @handles(*(f"graph.{k}" for k in _UNARY))
     def _graph_unary(self, op: Operation, x: Any) -> np.ndarray:
         return unary(op.name[6:], _array(op, x))
@@ -332,7 +316,6 @@ class GraphHandlers:
     def _graph_cast(self, op: Operation, x: Any) -> np.ndarray:
         return cast(_array(op, x), dtype_of(op.results[0].type))
 
-    @_kernel
     @handles("graph.matmul")
     def _graph_matmul(self, op: Operation, a: Any, b: Any) -> np.ndarray:
         return matmul(a, b)
@@ -341,39 +324,32 @@ class GraphHandlers:
     def _graph_transpose(self, op: Operation, x: Any) -> np.ndarray:
         return np.transpose(x, _ints(op, "perm"))
 
-    @_kernel
     @handles("graph.reshape")
     def _graph_reshape(self, op: Operation, x: Any) -> np.ndarray:
         return reshape(x, _ints(op, "shape"))
 
-    @_kernel
     @handles("graph.broadcast_to")
     def _graph_broadcast_to(self, op: Operation, x: Any) -> np.ndarray:
         return np.broadcast_to(x, _ints(op, "shape"))
 
-    @_kernel
     @handles("graph.concat")
     def _graph_concat(self, op: Operation, *xs: Any) -> np.ndarray:
         return np.concatenate(xs, axis=_int(op, "axis"))
 
-    @_kernel
     @handles("graph.slice")
     def _graph_slice(self, op: Operation, x: Any) -> np.ndarray:
         return slice_(x, _ints(op, "starts"), _ints(op, "limits"), _ints(op, "strides"))
 
-    @_kernel
     @handles("graph.reduce_sum", "graph.reduce_max", "graph.reduce_min", "graph.reduce_mean")
     def _graph_reduce(self, op: Operation, x: Any) -> np.ndarray:
         keepdims = op.get_attr("keepdims")
         keep = bool(keepdims.value) if keepdims is not None else False  # type: ignore[attr-defined]
         return reduce(op.name[13:], x, _ints(op, "axes"), keep)
 
-    @_kernel
     @handles("graph.softmax")
     def _graph_softmax(self, op: Operation, x: Any) -> np.ndarray:
         return softmax(x, _int(op, "axis"))
 
-    @_kernel
     @handles("graph.conv2d")
     def _graph_conv2d(self, op: Operation, x: Any, w: Any, bias: Any = None) -> np.ndarray:
         return conv2d(
@@ -386,7 +362,6 @@ class GraphHandlers:
             groups=_int(op, "groups", 1),
         )
 
-    @_kernel
     @handles("graph.max_pool2d", "graph.avg_pool2d")
     def _graph_pool(self, op: Operation, x: Any) -> np.ndarray:
         fn = max_pool2d if op.name == "graph.max_pool2d" else avg_pool2d

@@ -507,3 +507,10 @@ def test_binary_broadcasting_property(shape_a: list[int], drop: list[bool], op: 
     body = f"%0 = graph.{op} %a0, %a1 : ({ta}, {tb}) -> {tr}\nreturn %0 : {tr}"
     (r,) = run_op(body, [(ta, a), (tb, b)], [tr])
     assert r.shape == expected.shape and (r == expected).all()
+
+
+def test_dynamic_dims_that_do_not_broadcast_are_located_errors() -> None:
+    t = ttype((None,))
+    body = f"%0 = graph.add %a0, %a1 : ({t}, {t}) -> {t}\nreturn %0 : {t}"
+    with pytest.raises(InterpreterError, match=r"'graph.add' \(at .*\): operands could not be"):
+        run_op(body, [(t, rand(3)), (t, rand(4))], [t])
