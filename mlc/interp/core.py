@@ -119,10 +119,13 @@ def type_info(t: A.Type) -> TypeInfo:
 
 
 def dtype_of(t: A.Type) -> np.dtype:
-    """The NumPy dtype of a scalar type or of a shaped type's elements."""
+    """The NumPy dtype of a scalar type or of a shaped type's elements.
+
+    Raises ValueError for types without one (bf16, ...), which `run_block` locates at the op.
+    """
     info = type_info(t)
     if info.dtype is None:
-        raise InterpreterError(f"not supported: {info.error or t}")
+        raise ValueError(f"not supported: {info.error or t}")
     return info.dtype
 
 

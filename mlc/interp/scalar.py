@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from mlc.interp.core import InterpreterError, dtype_of, handles, unsupported
+from mlc.interp.core import dtype_of, handles, unsupported
 from mlc.ir import attributes as A
 from mlc.ir.core import Operation
 
@@ -33,7 +33,7 @@ def _container_bits(w: int) -> int:
     for bits in (8, 16, 32, 64):
         if w <= bits:
             return bits
-    raise InterpreterError(f"not supported: integers wider than 64 bits (i{w})")
+    raise ValueError(f"not supported: integers wider than 64 bits (i{w})")
 
 
 def as_signed(x: Any, w: int) -> Any:

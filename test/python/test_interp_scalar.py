@@ -455,3 +455,13 @@ def test_call_indirect_through_func_constant() -> None:
     }"""
     (r,) = run(text, "main", np.float32(1.25))
     assert r == 2.5 and type(r) is np.float32
+
+
+def test_unsupported_element_type_is_located() -> None:
+    text = "func.func @main() -> bf16 {\n  %0 = arith.constant 1.0 : bf16\n  return %0 : bf16\n}"
+    with pytest.raises(
+        InterpreterError, match=r"'arith.constant' \(at .*:2:.*not supported: element type bf16"
+    ):
+        run(text, "main")
+    with pytest.raises(TypeError, match=r"argument 0 \(%arg0\): not supported: element type bf16"):
+        run("func.func @main(%a: bf16) -> bf16 { return %a : bf16 }", "main", 1.0)
