@@ -4,6 +4,8 @@
 `mlc.passes`; the pass manager imports a module only when its pass is used.
 """
 
-PASSES: dict[str, str] = {}
+PASSES: dict[str, str] = {
+    "convert-graph-to-tensor": "graph_to_tensor:ConvertGraphToTensorPass",
+}
 
 PIPELINES: dict[str, str] = {}
