@@ -202,7 +202,10 @@ class BaseInterpreter:
         """Handle op `name` with `fn(interpreter, op, *operand_values)` in this class and below.
 
         >>> from mlc.interp import Interpreter
-        >>> Interpreter.register("mydialect.twice", lambda interp, op, x: x * 2)
+        >>> class MyInterpreter(Interpreter): ...
+        >>> MyInterpreter.register("mydialect.twice", lambda interp, op, x: x * 2)
+        >>> "mydialect.twice" in MyInterpreter.handled_ops()
+        True
         """
         if "_registered" not in cls.__dict__:
             cls._registered = {}
@@ -242,9 +245,8 @@ class BaseInterpreter:
         """Run a `func.func` on already-checked argument values; its returned values."""
         body = func.regions[0]
         if not body.blocks:
-            raise unsupported(
-                func, f"call to the external function @{func.get_attr('sym_name').value}"
-            )  # type: ignore[union-attr]  # noqa: E501
+            name = func.get_attr("sym_name").value  # type: ignore[union-attr]
+            raise unsupported(func, f"call to the external function @{name}")
         if len(body.blocks) != 1:
             raise unsupported(func, "with several blocks")
         if self.depth >= self.max_call_depth:

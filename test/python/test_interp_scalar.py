@@ -435,9 +435,10 @@ def test_every_op_of_the_covered_dialects_has_a_handler() -> None:
 def test_module_docstring_examples() -> None:
     import doctest
 
+    import mlc.interp.core
     import mlc.interp.interpreter
 
-    for module in (mlc.interp, mlc.interp.interpreter):
+    for module in (mlc.interp, mlc.interp.interpreter, mlc.interp.core):
         failed, attempted = doctest.testmod(module, verbose=False)
         assert attempted and not failed, module.__name__
 
