@@ -262,7 +262,7 @@ def test_lexer_splits_shapes_and_keeps_offsets() -> None:
         ("!foo.bar", A.OpaqueType("foo", ".bar")),
         ('!foo.bar<"x", 4>', A.OpaqueType("foo", '.bar<"x", 4>')),
         ('!foo<"x">', A.OpaqueType("foo", '<"x">')),
-        ("!llvm.struct<(i32, ptr)>", A.OpaqueType("llvm", ".struct<(i32, ptr)>")),
+        ("!nodialect.struct<(i32, ptr)>", A.OpaqueType("nodialect", ".struct<(i32, ptr)>")),
     ],
 )
 def test_types(text: str, expected: A.Type) -> None:
