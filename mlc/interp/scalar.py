@@ -319,9 +319,12 @@ class ArithHandlers:
     @handles("arith.truncf")
     def _truncf(self, op: Operation, x: Any) -> Any:
         mode = op.get_attr("roundingmode")
-        if mode is not None and mode.value != 0:  # type: ignore[attr-defined]
-            raise unsupported(op, "with a rounding mode other than to_nearest_even")
-        return np.asarray(x).astype(dtype_of(op.results[0].type))
+        dtype = dtype_of(op.results[0].type)
+        if mode is None or mode.value == 0:  # type: ignore[attr-defined]
+            return np.asarray(x).astype(dtype)
+        if not 0 < mode.value < len(_ROUNDING_MODES):  # type: ignore[attr-defined]
+            raise unsupported(op, f"with rounding mode {mode}")
+        return truncate_float(np.asarray(x), dtype, _ROUNDING_MODES[mode.value])  # type: ignore
 
     @handles("arith.sitofp", "arith.uitofp")
     def _int_to_float(self, op: Operation, x: Any) -> Any:
@@ -349,6 +352,34 @@ class ArithHandlers:
                 raise unsupported(op, f"to {dst}")
             return wrap(as_unsigned(arr, src_w), dst)
         return _scalar_if_0d(np.array(arr, order="C").view(dtype))
+
+
+_ROUNDING_MODES = ("to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away")
+
+
+def truncate_float(x: np.ndarray, dtype: np.dtype, mode: str) -> np.ndarray:
+    """x rounded to the narrower float `dtype` by an arith.truncf rounding mode.
+
+    Starts from the nearest-even result and steps one ulp where the mode wants the other
+    neighbour; differences of neighbours of x are exact in x's precision (Sterbenz).
+    """
+    r = x.astype(dtype)
+    back = r.astype(x.dtype)
+    if mode == "downward":
+        fix = back > x
+        target = -np.inf
+    elif mode == "upward":
+        fix = back < x
+        target = np.inf
+    elif mode == "toward_zero":
+        fix = np.abs(back) > np.abs(x)
+        target = 0.0
+    else:  # to_nearest_away: on a tie, nearest-even may have picked the smaller magnitude
+        other = np.nextafter(r, np.where(back < x, np.inf, -np.inf).astype(dtype))
+        tie = ((x - back) == (other.astype(x.dtype) - x)) & np.isfinite(other)
+        fix = tie & (np.abs(other) > np.abs(r))
+        return np.where(fix, other, r)
+    return np.where(fix, np.nextafter(r, np.asarray(target, dtype)), r)
 
 
 def _wrap_python(values: np.ndarray, t: A.Type) -> Any:

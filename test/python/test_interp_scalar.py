@@ -466,3 +466,23 @@ def test_unsupported_element_type_is_located() -> None:
         run(text, "main")
     with pytest.raises(TypeError, match=r"argument 0 \(%arg0\): not supported: element type bf16"):
         run("func.func @main(%a: bf16) -> bf16 { return %a : bf16 }", "main", 1.0)
+
+
+@pytest.mark.parametrize(
+    "mode,expected",
+    [
+        ("to_nearest_even", [1.0, -1.0, 1.0, 1 + 2**-23]),
+        ("to_nearest_away", [1 + 2**-23, -(1 + 2**-23), 1.0, 1 + 2**-23]),
+        ("downward", [1.0, -(1 + 2**-23), 1.0, 1.0]),
+        ("upward", [1 + 2**-23, -1.0, 1 + 2**-23, 1 + 2**-23]),
+        ("toward_zero", [1.0, -1.0, 1.0, 1.0]),
+    ],
+)
+def test_truncf_rounding_modes(mode: str, expected: list[float]) -> None:
+    # 1 + 2**-24 is halfway between two f32 values; 1 + 2**-25 is below half; the last is above.
+    x = np.array([1 + 2**-24, -(1 + 2**-24), 1 + 2**-25, 1 + 2**-24 + 2**-40], np.float64)
+    t, r = "tensor<4xf64>", "tensor<4xf32>"
+    spelled = "" if mode == "to_nearest_even" else f" {mode}"
+    body = f"%0 = arith.truncf %a{spelled} : {t} to {r}\nreturn %0 : {r}"
+    (out,) = run1(body, f"%a: {t}", r, x)
+    assert out.dtype == np.float32 and out.tolist() == expected
