@@ -15,13 +15,13 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from mlc.interp.core import dtype_of, handles, op_error, unsupported
-from mlc.interp.scalar import _erf, attribute_value, div_trunc
+from mlc.interp.scalar import attribute_value, div_trunc, erf
 from mlc.ir import attributes as A
 from mlc.ir.core import Operation
 
 __all__ = [
     "binary", "compare", "unary", "cast", "matmul", "reduce", "softmax", "conv2d", "max_pool2d",
-    "avg_pool2d", "slice_", "GraphHandlers",
+    "avg_pool2d", "slice_", "reshape", "GraphHandlers",
 ]  # fmt: skip
 
 
@@ -80,7 +80,7 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 
 def _gelu(x: np.ndarray) -> np.ndarray:
     w = _wide(x)
-    return 0.5 * w * (1.0 + _erf(w / math.sqrt(2.0)))
+    return 0.5 * w * (1.0 + erf(w / math.sqrt(2.0)))
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
@@ -90,7 +90,7 @@ def _relu(x: np.ndarray) -> np.ndarray:
 _UNARY = {
     "neg": np.negative, "abs": np.abs, "exp": np.exp, "log": np.log, "sqrt": np.sqrt,
     "rsqrt": lambda x: np.reciprocal(np.sqrt(_wide(x))), "tanh": np.tanh,
-    "sigmoid": _sigmoid, "relu": _relu, "erf": _erf, "gelu": _gelu,
+    "sigmoid": _sigmoid, "relu": _relu, "erf": erf, "gelu": _gelu,
 }  # fmt: skip
 _FLOAT_ONLY = frozenset({"exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "gelu"})
 

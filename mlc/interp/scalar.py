@@ -16,7 +16,10 @@ from mlc.interp.core import dtype_of, handles, unsupported
 from mlc.ir import attributes as A
 from mlc.ir.core import Operation
 
-__all__ = ["ArithHandlers", "MathHandlers", "bit_width", "wrap", "as_signed", "as_unsigned"]
+__all__ = [
+    "ArithHandlers", "MathHandlers", "bit_width", "wrap", "as_signed", "as_unsigned", "erf",
+    "div_trunc", "cmpf", "attribute_value", "truncate_float",
+]  # fmt: skip
 
 _UNSIGNED_OF = {1: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 
@@ -139,14 +142,14 @@ def cmpf(pred: str, a: Any, b: Any) -> Any:
     return base(a, b) | unordered
 
 
-def _erf(x: Any) -> Any:
+def erf(x: Any) -> Any:
     """erf elementwise, through the C library's erf in double precision, rounded to x's dtype."""
     arr = np.asarray(x)
     out = _ERF(arr.astype(np.float64)).astype(np.float64).astype(arr.dtype)
     return _scalar_if_0d(out)
 
 
-def _erfc(x: Any) -> Any:
+def erfc(x: Any) -> Any:
     arr = np.asarray(x)
     return _scalar_if_0d(_ERFC(arr.astype(np.float64)).astype(np.float64).astype(arr.dtype))
 
@@ -439,7 +442,7 @@ _MATH_UNARY = {
     "math.absf": np.abs, "math.acos": np.arccos, "math.acosh": np.arccosh,
     "math.asin": np.arcsin, "math.asinh": np.arcsinh, "math.atan": np.arctan,
     "math.atanh": np.arctanh, "math.cbrt": np.cbrt, "math.ceil": np.ceil, "math.cos": np.cos,
-    "math.cosh": np.cosh, "math.erf": _erf, "math.erfc": _erfc, "math.exp": np.exp,
+    "math.cosh": np.cosh, "math.erf": erf, "math.erfc": erfc, "math.exp": np.exp,
     "math.exp2": np.exp2, "math.expm1": np.expm1, "math.floor": np.floor, "math.log": np.log,
     "math.log10": np.log10, "math.log1p": np.log1p, "math.log2": np.log2,
     "math.round": _round_half_away, "math.roundeven": np.rint, "math.rsqrt": _rsqrt,
