@@ -208,8 +208,9 @@ def print_dynamic_index_list(
     p.write("[" + ", ".join(parts) + "]")
 
 
-def _parse_flags(parser: Any, attrs: dict[str, A.Attribute], style: str) -> None:
-    """Optional `alignment`/`nontemporal` flags in any order: `name(v)` or `name = v` style."""
+def parse_access_flags(parser: Any, attrs: dict[str, A.Attribute], style: str) -> None:
+    """Optional `alignment`/`nontemporal` flags in any order: `name(v)` (memref.load/store) or
+    `name = v` (alloc, global, vector.load/store) style, as MLIR spells them."""
     while True:
         kw = parser.parse_optional_keyword_in(("alignment", "nontemporal"))
         if kw is None:
@@ -229,7 +230,7 @@ def _parse_flags(parser: Any, attrs: dict[str, A.Attribute], style: str) -> None
             parser.parse_punct(")")
 
 
-def _print_flags(p: Any, attrs: dict[str, A.Attribute], style: str) -> None:
+def print_access_flags(p: Any, attrs: dict[str, A.Attribute], style: str) -> None:
     al = attrs.get("alignment")
     if type(al) is A.IntegerAttr:
         p.write(f" alignment({al.value})" if style == "paren" else f" alignment = {al.value}")
@@ -238,8 +239,8 @@ def _print_flags(p: Any, attrs: dict[str, A.Attribute], style: str) -> None:
         p.write(" nontemporal(true)" if style == "paren" else " nontemporal = true")
 
 
-def _flags_shown(attrs: dict[str, A.Attribute]) -> tuple[str, ...]:
-    """Flag names printed by _print_flags (others stay in the attribute dictionary)."""
+def access_flags_shown(attrs: dict[str, A.Attribute]) -> tuple[str, ...]:
+    """Flag names printed by print_access_flags (the rest stay in the attribute dictionary)."""
     out = []
     if type(attrs.get("alignment")) is A.IntegerAttr:
         out.append("alignment")
@@ -284,7 +285,7 @@ class _AllocLikeOp(Op, MemoryEffectsOpInterface):
         sizes = parser.parse_operand_list("paren")
         syms = parser.parse_operand_list("optional_square") if parser.toks[parser.i] == "[" else []
         attrs = state.attributes
-        _parse_flags(parser, attrs, "equals")
+        parse_access_flags(parser, attrs, "equals")
         parser.parse_optional_attr_dict(attrs)
         parser.parse_punct(":")
         pos = parser.pos()
@@ -308,7 +309,7 @@ class _AllocLikeOp(Op, MemoryEffectsOpInterface):
             p.print_operands(syms)
             p.write("]")
         attrs = self._attrs or _EMPTY
-        _print_flags(p, attrs, "equals")
+        print_access_flags(p, attrs, "equals")
         p.print_attr_dict(attrs, ("operandSegmentSizes", "alignment"))
         p.write(" : ")
         p.print_type(self.memref.type)
@@ -403,7 +404,7 @@ class LoadOp(Op, InferTypeOpInterface, MemoryEffectsOpInterface):
         m = parser.parse_operand()
         idx = parser.parse_operand_list("square")
         attrs = state.attributes
-        _parse_flags(parser, attrs, "paren")
+        parse_access_flags(parser, attrs, "paren")
         parser.parse_optional_attr_dict(attrs)
         parser.parse_punct(":")
         t = _parse_memref_type(parser)
@@ -420,8 +421,8 @@ class LoadOp(Op, InferTypeOpInterface, MemoryEffectsOpInterface):
         p.print_operands(self.indices)
         p.write("]")
         attrs = self._attrs or _EMPTY
-        _print_flags(p, attrs, "paren")
-        p.print_attr_dict(attrs, _flags_shown(attrs))
+        print_access_flags(p, attrs, "paren")
+        p.print_attr_dict(attrs, access_flags_shown(attrs))
         p.write(" : ")
         p.print_type(self.memref.type)
 
@@ -463,7 +464,7 @@ class StoreOp(Op, MemoryEffectsOpInterface):
         m = parser.parse_operand()
         idx = parser.parse_operand_list("square")
         attrs = state.attributes
-        _parse_flags(parser, attrs, "paren")
+        parse_access_flags(parser, attrs, "paren")
         parser.parse_optional_attr_dict(attrs)
         parser.parse_punct(":")
         t = _parse_memref_type(parser)
@@ -482,8 +483,8 @@ class StoreOp(Op, MemoryEffectsOpInterface):
         p.print_operands(self.indices)
         p.write("]")
         attrs = self._attrs or _EMPTY
-        _print_flags(p, attrs, "paren")
-        p.print_attr_dict(attrs, _flags_shown(attrs))
+        print_access_flags(p, attrs, "paren")
+        p.print_attr_dict(attrs, access_flags_shown(attrs))
         p.write(" : ")
         p.print_type(self.memref.type)
 
@@ -948,7 +949,7 @@ class GlobalOp(Op, MemoryEffectsOpInterface):
                 if type(value) is not A.DenseElementsAttr:
                     raise parser.error("initial value should be a unit or elements attribute", pos)
                 attrs["initial_value"] = value
-        _parse_flags(parser, attrs, "equals")
+        parse_access_flags(parser, attrs, "equals")
         parser.parse_optional_attr_dict(attrs)
 
     def print_asm(self, p: Any) -> None:
@@ -973,7 +974,7 @@ class GlobalOp(Op, MemoryEffectsOpInterface):
                 p.print_attribute_without_type(init)
             else:
                 p.print_attribute(init)
-        _print_flags(p, attrs, "equals")
+        print_access_flags(p, attrs, "equals")
         p.print_attr_dict(
             attrs,
             ("sym_name", "sym_visibility", "type", "initial_value", "constant", "alignment"),

@@ -9,10 +9,12 @@ from typing import Any
 from mlc.dialects.arith import FASTMATH_NONE, FastMathAttrC
 from mlc.dialects.memref import (
     DYNAMIC_INDEX,
-    _flags_shown,
-    _parse_flags,
-    _print_flags,
+    AlignmentAttr,
+    BoolAttrC,
+    access_flags_shown,
+    parse_access_flags,
     parse_dynamic_index_list,
+    print_access_flags,
     print_dynamic_index_list,
 )
 
@@ -116,11 +118,6 @@ BoolArrayAttrC = Constraint(
         type(a) is A.ArrayAttr and all(type(b) is A.IntegerAttr and b.type is A.i1 for b in a.value)
     ),
     "1-bit boolean array attribute",
-)
-BoolAttrC = Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i1, "bool attribute")
-PositiveI64AttrC = Constraint(
-    lambda a: type(a) is A.IntegerAttr and a.type is A.i64 and a.value > 0,
-    "64-bit signless integer attribute whose value is positive",
 )
 MaskVector = Constraint(
     lambda t: type(t) is A.VectorType and t.element_type is A.i1,
@@ -575,14 +572,14 @@ class LoadOp(Op, MemoryEffectsOpInterface):
     base = operand(AnyMemRef)
     indices = var_operand(Index)
     nontemporal = opt_prop(BoolAttrC)
-    alignment = opt_prop(PositiveI64AttrC)
+    alignment = opt_prop(AlignmentAttr)
     res = result(AnyVectorOfAnyRank)
 
     @classmethod
     def parse_asm(cls, parser: Any, state: OperationState) -> None:
         b = parser.parse_operand()
         idx = parser.parse_operand_list("square")
-        _parse_flags(parser, state.attributes, "equals")
+        parse_access_flags(parser, state.attributes, "equals")
         parser.parse_optional_attr_dict(state.attributes)
         parser.parse_punct(":")
         bt = parser.parse_type()
@@ -601,8 +598,8 @@ class LoadOp(Op, MemoryEffectsOpInterface):
         p.print_operands(self.indices)
         p.write("]")
         attrs = self._attrs or _EMPTY
-        _print_flags(p, attrs, "equals")
-        p.print_attr_dict(attrs, _flags_shown(attrs))
+        print_access_flags(p, attrs, "equals")
+        p.print_attr_dict(attrs, access_flags_shown(attrs))
         p.write(" : ")
         p.print_type(self.base.type)
         p.write(", ")
@@ -628,7 +625,7 @@ class StoreOp(Op, MemoryEffectsOpInterface):
     base = operand(AnyMemRef)
     indices = var_operand(Index)
     nontemporal = opt_prop(BoolAttrC)
-    alignment = opt_prop(PositiveI64AttrC)
+    alignment = opt_prop(AlignmentAttr)
 
     @classmethod
     def parse_asm(cls, parser: Any, state: OperationState) -> None:
@@ -636,7 +633,7 @@ class StoreOp(Op, MemoryEffectsOpInterface):
         parser.parse_punct(",")
         b = parser.parse_operand()
         idx = parser.parse_operand_list("square")
-        _parse_flags(parser, state.attributes, "equals")
+        parse_access_flags(parser, state.attributes, "equals")
         parser.parse_optional_attr_dict(state.attributes)
         parser.parse_punct(":")
         bt = parser.parse_type()
@@ -657,8 +654,8 @@ class StoreOp(Op, MemoryEffectsOpInterface):
         p.print_operands(self.indices)
         p.write("]")
         attrs = self._attrs or _EMPTY
-        _print_flags(p, attrs, "equals")
-        p.print_attr_dict(attrs, _flags_shown(attrs))
+        print_access_flags(p, attrs, "equals")
+        p.print_attr_dict(attrs, access_flags_shown(attrs))
         p.write(" : ")
         p.print_type(self.base.type)
         p.write(", ")
