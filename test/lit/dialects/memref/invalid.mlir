@@ -56,6 +56,22 @@ func.func @load_result_type(%m: memref<4xf32>, %i: index) {
 
 // -----
 
+func.func @load_alignment(%m: memref<4xf32>, %i: index) {
+  // expected-error@+1 {{'memref.load' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+  %0 = memref.load %m[%i] alignment(6) : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @load_nontemporal_not_bool(%m: memref<4xf32>, %i: index) {
+  // expected-error@+1 {{'memref.load' op attribute 'nontemporal' failed to satisfy constraint: bool attribute}}
+  %0 = "memref.load"(%m, %i) <{nontemporal = 1 : i32}> : (memref<4xf32>, index) -> f32
+  return
+}
+
+// -----
+
 func.func @store_index_count(%m: memref<4x4xf32>, %i: index, %v: f32) {
   // expected-error@+1 {{'memref.store' op invalid number of indices for accessed memref, expected 2 but got 1}}
   memref.store %v, %m[%i] : memref<4x4xf32>

@@ -217,6 +217,14 @@ func.func @load_vector_element_type(%m: memref<?xvector<4xf32>>, %i: index) {
 
 // -----
 
+func.func @load_alignment(%m: memref<?xf32>, %i: index) {
+  // expected-error@+1 {{'vector.load' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+  %0 = vector.load %m[%i] alignment = 3 : memref<?xf32>, vector<8xf32>
+  return
+}
+
+// -----
+
 func.func @store_index_count(%m: memref<?x?xf32>, %i: index, %v: vector<8xf32>) {
   // expected-error@+1 {{'vector.store' op requires 2 indices}}
   vector.store %v, %m[%i] : memref<?x?xf32>, vector<8xf32>
