@@ -283,7 +283,7 @@ class _AllocLikeOp(Op, MemoryEffectsOpInterface):
     @classmethod
     def parse_asm(cls, parser: Any, state: OperationState) -> None:
         sizes = parser.parse_operand_list("paren")
-        syms = parser.parse_operand_list("optional_square") if parser.toks[parser.i] == "[" else []
+        syms = parser.parse_operand_list("optional_square")
         attrs = state.attributes
         parse_access_flags(parser, attrs, "equals")
         parser.parse_optional_attr_dict(attrs)
