@@ -178,7 +178,7 @@ class ConstantOp(GraphOp):
         attributes: dict[str, A.Attribute],
         regions: Sequence[Region] = (),
     ) -> list[A.Type]:
-        value = attributes.get("value")
+        value = (attributes or {}).get("value")
         if value is None:
             raise ShapeInferenceError("requires attribute 'value'")
         t = getattr(value, "type", None)
