@@ -3,8 +3,10 @@ folders, normalized attribute accessors, and interop of the generic form with ML
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +56,31 @@ def test_dialect_registers_every_op() -> None:
         paragraphs = [p for p in doc.split("\n\n") if p.strip()]
         assert len(paragraphs) >= 3, name
         assert f"{name} " in paragraphs[-1] or f"{name}\n" in paragraphs[-1], name
+
+
+def example_of(cls: type) -> str:
+    """The indented example that ends an op's docstring, dedented."""
+    paragraphs = [p for p in (cls.__doc__ or "").split("\n\n") if p.strip()]
+    return textwrap.dedent(paragraphs[-1]).strip()
+
+
+@pytest.mark.parametrize(
+    "cls", [c for n, c in sorted(g.DIALECT.ops.items()) if n not in ("graph.fused", "graph.yield")]
+)
+def test_docstring_example_verifies(cls: type) -> None:
+    """Each one-op example parses and verifies, its operands typed from the example's types."""
+    line = example_of(cls)
+    head, _, types = line.partition(" = ")[2].rpartition(" : ")
+    operands = list(dict.fromkeys(re.findall(r"%\w+", head)))
+    if types.startswith("("):
+        operand_types = re.findall(r"tensor<[^>]*>", types.partition(") -> ")[0])
+    else:
+        operand_types = [types.partition(" to ")[0]] * len(operands)
+    typed = dict(zip(re.findall(r"%\w+", head), operand_types))
+    args = ", ".join(f"{o}: {typed[o]}" for o in operands)
+    module = mlc.parse(f"func.func @f({args}) {{\n  {line}\n  return\n}}")
+    module.verify()
+    assert type(module.regions[0].blocks[0].first.regions[0].blocks[0].first) is cls
 
 
 def test_property_names_and_defaults() -> None:
