@@ -24,6 +24,7 @@ from mlc.dialects.llvm_ops_arith import (  # noqa: F401
     parse_index_list,
     print_index_list,
 )
+from mlc.dialects.llvm_ops_elements import ELEMENT_OPS
 from mlc.dialects.llvm_ops_memory import (  # noqa: F401 - re-exported
     GEP_DYNAMIC_INDEX,
     MEMORY_OPS,
@@ -1042,7 +1043,7 @@ def materialize_constant(
 
 OPS: list[type[Operation]] = [
     LLVMFuncOp, ReturnOp, UnreachableOp, CallOp, BrOp, CondBrOp, SwitchOp,
-    GlobalOp, AddressOfOp, *MEMORY_OPS, *VALUE_OPS,
+    GlobalOp, AddressOfOp, *MEMORY_OPS, *VALUE_OPS, *ELEMENT_OPS,
 ]  # fmt: skip
 
 DIALECT = Dialect(

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from mlc.dialects import llvm as L
 from mlc.dialects import llvm_ops_arith as LA
+from mlc.dialects import llvm_ops_elements as LE
 from mlc.dialects import llvm_types as T
 
 import mlc
@@ -195,7 +196,7 @@ def test_memory_effects() -> None:
 def test_translation_tables() -> None:
     assert LA.FAddOp.llvm_opcode == "fadd"
     assert LA.AddOp.llvm_opcode == "add" and LA.AShrOp.llvm_opcode == "ashr"
-    assert LA.FMAOp.llvm_opcode == "llvm.fma" and LA.MemcpyOp.llvm_opcode == "llvm.memcpy"
+    assert LE.FMAOp.llvm_opcode == "llvm.fma" and LE.MemcpyOp.llvm_opcode == "llvm.memcpy"
     assert L.LoadOp.llvm_opcode == "load" and L.GEPOp.llvm_opcode == "getelementptr"
     assert len(LA.ICmpOp.predicates) == 10 and LA.ICmpOp.predicates[2] == "slt"
     assert len(LA.FCmpOp.predicates) == 16 and LA.FCmpOp.predicates[4] == "olt"
