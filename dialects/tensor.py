@@ -1193,7 +1193,7 @@ class PadOp(Op):
             return None
         shape = []
         for i, (d, lo, hi) in enumerate(zip(source_type.shape, static_low, static_high)):
-            if A.DYNAMIC in (d,) or DYNAMIC_INDEX in (lo, hi):
+            if d == A.DYNAMIC or lo == DYNAMIC_INDEX or hi == DYNAMIC_INDEX:
                 shape.append(hint[i] if len(hint) == rank else A.DYNAMIC)
             else:
                 shape.append(d + lo + hi)
