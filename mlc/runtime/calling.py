@@ -9,6 +9,7 @@ import ctypes
 import math
 import operator
 import struct
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -34,7 +35,10 @@ _WRAPPER_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
 
 def _array_struct_ok() -> bool:
     """Whether ndarray objects have NumPy's documented struct layout (data pointer at +16,
-    dimensions pointer at +32), which the fast wrappers read; checked on live arrays."""
+    dimensions pointer at +32, strides right after the dimensions), which the fast wrappers read;
+    checked on live arrays. Only CPython's `id()` is an address; only 64-bit layouts match."""
+    if sys.implementation.name != "cpython" or sys.maxsize < 2**63 - 1:
+        return False
     base = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
     for a in (base, base[1:, 2:], np.zeros((7,), np.int8)[3:], np.zeros((), np.float64)):
         data = ctypes.c_void_p.from_address(id(a) + ARRAY_DATA_OFFSET).value
@@ -42,7 +46,10 @@ def _array_struct_ok() -> bool:
             return False
         if a.ndim:
             dims = ctypes.c_void_p.from_address(id(a) + ARRAY_DIMS_OFFSET).value
-            if dims is None or list((ctypes.c_int64 * a.ndim).from_address(dims)) != list(a.shape):
+            strides = ctypes.c_void_p.from_address(id(a) + ARRAY_DIMS_OFFSET + 8).value
+            if dims is None or strides != dims + 8 * a.ndim:  # NumPy allocates them together
+                return False
+            if list((ctypes.c_int64 * (2 * a.ndim)).from_address(dims)) != [*a.shape, *a.strides]:
                 return False
     return True
 
@@ -125,10 +132,14 @@ class _Errors:
         )
 
     def layout(self, k: int, v: np.ndarray) -> None:
-        what = "C-contiguous" if not v.flags.c_contiguous else "aligned to its element size"
+        if not v.flags.c_contiguous:
+            raise ValueError(
+                f"{self._arg(k)} must be C-contiguous, got strides {v.strides} for shape "
+                f"{_shape_text(v.shape)} (pass np.ascontiguousarray(...))"
+            )
         raise ValueError(
-            f"{self._arg(k)} must be {what}, got strides {v.strides} for shape "
-            f"{_shape_text(v.shape)} (pass np.ascontiguousarray(...))"
+            f"{self._arg(k)} must be aligned to its element size ({v.dtype.alignment} bytes), "
+            f"got an array at an unaligned address (pass a copy: np.array(...))"
         )
 
     def same(self, k: int, i: int, k0: int, i0: int, args: tuple[Any, ...], why: str) -> None:
