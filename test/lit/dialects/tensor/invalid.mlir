@@ -398,6 +398,26 @@ func.func @pad_yield_type(%t: tensor<4x4xf32>, %c: f64) {
 
 // -----
 
+func.func @pad_no_block(%t: tensor<4xf32>) {
+  // expected-error@+1 {{'tensor.pad' op region #0 ('region') failed to verify constraint: region with 1 blocks}}
+  %0 = "tensor.pad"(%t) <{operandSegmentSizes = array<i32: 1, 0, 0>, static_low = array<i64: 0>, static_high = array<i64: 0>}> ({
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @pad_terminator(%t: tensor<4xf32>) {
+  // expected-error@+1 {{'tensor.pad' op expects regions to end with 'tensor.yield', found 'test.term'}}
+  %0 = "tensor.pad"(%t) <{operandSegmentSizes = array<i32: 1, 0, 0>, static_low = array<i64: 0>, static_high = array<i64: 0>}> ({
+  ^bb0(%i: index):
+    "test.term"() : () -> ()
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
 func.func @yield_parent(%c: f32) {
   "test.region"() ({
     // expected-error@+1 {{'tensor.yield' op expects parent op to be one of 'tensor.generic', 'tensor.pad'}}
@@ -598,5 +618,14 @@ func.func @generic_window_out_of_bounds(%a: tensor<4xf32>, %k: tensor<3xf32>, %o
   ^bb0(%in: f32, %in_0: f32, %out: f32):
     tensor.yield %in : f32
   } -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @generic_no_block(%o: tensor<4xf32>) {
+  // expected-error@+1 {{'tensor.generic' op region #0 ('region') failed to verify constraint: region with 1 blocks}}
+  %0 = "tensor.generic"(%o) <{indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], operandSegmentSizes = array<i32: 0, 1>}> ({
+  }) : (tensor<4xf32>) -> tensor<4xf32>
   return
 }

@@ -57,6 +57,16 @@ func.func @slices(%t: tensor<8x?xf32>, %i: index, %s: tensor<4x4xf32>) -> (tenso
   return %a, %b, %c, %d, %e : tensor<4x4xf32>, tensor<4xf32>, tensor<?x?xf32>, tensor<8x?xf32>, tensor<8x?xf32>
 }
 
+// Like MLIR, a slice may drop the source's encoding.
+// CHECK-LABEL: func.func @slice_encoding
+func.func @slice_encoding(%t: tensor<8xf32, "enc">) -> (tensor<4xf32>, tensor<4xf32, "enc">) {
+  // CHECK: tensor.extract_slice %{{.+}}[0] [4] [1] : tensor<8xf32, "enc"> to tensor<4xf32>
+  %0 = tensor.extract_slice %t[0] [4] [1] : tensor<8xf32, "enc"> to tensor<4xf32>
+  // CHECK: tensor.extract_slice %{{.+}}[4] [4] [1] : tensor<8xf32, "enc"> to tensor<4xf32, "enc">
+  %1 = tensor.extract_slice %t[4] [4] [1] : tensor<8xf32, "enc"> to tensor<4xf32, "enc">
+  return %0, %1 : tensor<4xf32>, tensor<4xf32, "enc">
+}
+
 // CHECK-LABEL: func.func @reshapes
 // CHECK-SAME: (%[[A:[^:]+]]: tensor<?xf32>, %[[B:[^:]+]]: tensor<4x8x?xf32>, %[[D:[^:]+]]: index
 func.func @reshapes(%a: tensor<?xf32>, %b: tensor<4x8x?xf32>, %d: index, %s: tensor<32xf32>, %z: tensor<f32>) -> (tensor<?x4xf32>, tensor<32x?xf32>, tensor<2x16xf32>, tensor<1x1xf32>) {
