@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import os
 import re
 import threading
 from dataclasses import dataclass
@@ -44,6 +45,16 @@ class EntryNotFoundError(JITError, KeyError):
 
 _LOCK = threading.RLock()  # LLVM's global options and target set-up are not thread-safe
 _initialized = False
+
+
+def _new_lock_after_fork() -> None:
+    # A child forked while another thread compiled must not inherit the held lock.
+    global _LOCK
+    _LOCK = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_after_fork)
 
 
 def _init_llvm() -> None:

@@ -4,6 +4,7 @@ process-wide compiled-module cache.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -230,6 +231,9 @@ class CompileCache:
 
 
 cache = CompileCache()
+
+if hasattr(os, "register_at_fork"):  # a child must not inherit a lock held by another thread
+    os.register_at_fork(after_in_child=lambda: setattr(cache, "_lock", threading.RLock()))
 
 
 def compile_llvm_ir(

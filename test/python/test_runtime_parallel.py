@@ -3,6 +3,7 @@ deterministic chunks, the same results for any thread count, nested loops run in
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numpy as np
@@ -313,3 +314,22 @@ def test_parallel_for_declared_with_the_wrong_type() -> None:
         r"expected void \(ptr, ptr, i64, i64, i64\)",
     ):
         JitModule(bad, {"par": PAR_SIG})
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_forked_child_gets_its_own_pool(par2: JitModule) -> None:
+    x = np.ones(100, np.float32)
+    par2.par(x, 0, 1)  # the parent's pool has a worker now
+    pid = os.fork()
+    if pid == 0:  # the child: old module and a fresh compile, both with 2 threads
+        code = 3
+        try:
+            _, cnt, tid = par2.par(x, 0, 1)
+            fresh = compile_llvm_ir(PAR + "; child\n", {"par": PAR_SIG}, threads=2)
+            _, cnt2, tid2 = fresh.par(x, 0, 1)
+            ok = cnt.sum() == cnt2.sum() == 100 and len(set(tid2.tolist())) == 2
+            code = 0 if ok else 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
