@@ -16,7 +16,7 @@ The ABI (what the lowering emits):
   in elements. The runtime passes C-contiguous arrays: allocated == aligned, offset 0, identity
   strides. Inputs are never written by the kernel; outputs are fresh arrays that alias nothing,
   so the aligned pointers may be marked `noalias`. Only element alignment is guaranteed for
-  inputs (outputs of 4 KiB or more start on a 64-byte boundary).
+  inputs (outputs of 64 KiB or more start on a 64-byte boundary).
 - Scalars i1/i8/i16/i32/i64/index(=i64)/f16/f32/f64 are passed by value.
 - Results are written into output memrefs the runtime allocates (destination-passing style).
   A call returns the single output array, a tuple of them, or None when there is none.
