@@ -467,7 +467,9 @@ class ReturnOp(Op):
 class UnreachableOp(Op):
     """Marks code that is never reached (LLVM IR's `unreachable`).
 
-    llvm.unreachable
+    A terminator with no successors; reaching it is undefined behaviour.
+
+        llvm.unreachable
     """
 
     name = "llvm.unreachable"
@@ -668,7 +670,10 @@ class CallOp(Op, CallOpInterface, SymbolUserOpInterface):
 class BrOp(Op, BranchOpInterface):
     """Unconditional branch, forwarding operands to the successor's arguments.
 
-    llvm.br ^bb1(%x : i64)
+    The operands are passed to the arguments of the successor block, which they must
+    match in number and type.
+
+        llvm.br ^bb1(%x : i64)
     """
 
     name = "llvm.br"
@@ -688,7 +693,10 @@ class BrOp(Op, BranchOpInterface):
 class CondBrOp(Op, BranchOpInterface):
     """Conditional branch on an i1, with operands for each successor and optional weights.
 
-    llvm.cond_br %c weights([90, 10]), ^bb1, ^bb2(%y : f32)
+    The condition is an i1. Each successor gets its own operand list; the optional
+    `weights` give the branch probabilities (one per successor).
+
+        llvm.cond_br %c weights([90, 10]), ^bb1, ^bb2(%y : f32)
     """
 
     name = "llvm.cond_br"
@@ -735,10 +743,13 @@ class CondBrOp(Op, BranchOpInterface):
 class SwitchOp(Op, BranchOpInterface):
     """Multi-way branch on an integer: a default successor and one successor per case value.
 
-    llvm.switch %v : i32, ^bb1 [
-      1: ^bb2,
-      2: ^bb3(%x : i64)
-    ]
+    Case values are constants of the switch value's type, unique, stored in `case_values`;
+    the operands of each case are grouped by `case_operand_segments`.
+
+        llvm.switch %v : i32, ^bb1 [
+          1: ^bb2,
+          2: ^bb3(%x : i64)
+        ]
     """
 
     name = "llvm.switch"
@@ -1002,7 +1013,10 @@ def _string_type(value: A.StringAttr) -> A.Type:
 class AddressOfOp(Op, SymbolUserOpInterface):
     """The address of a global or function, as a pointer value.
 
-    %0 = llvm.mlir.addressof @g : !llvm.ptr
+    The symbol must name an `llvm.mlir.global` (whose address space the pointer type
+    must have) or an `llvm.func`.
+
+        %0 = llvm.mlir.addressof @g : !llvm.ptr
     """
 
     name = "llvm.mlir.addressof"

@@ -305,7 +305,10 @@ def _array_leaf_count(t: A.Type) -> int:
 class UndefOp(Op):
     """An undefined value of any LLVM type (LLVM IR's `undef`).
 
-    %0 = llvm.mlir.undef : !llvm.struct<(i32, f32)>
+    Each use may observe a different value; used to start building aggregates with
+    `llvm.insertvalue`.
+
+        %0 = llvm.mlir.undef : !llvm.struct<(i32, f32)>
     """
 
     name = "llvm.mlir.undef"
@@ -318,7 +321,9 @@ class UndefOp(Op):
 class PoisonOp(Op):
     """A poison value of any LLVM type (LLVM IR's `poison`).
 
-    %0 = llvm.mlir.poison : f32
+    Operations on poison yield poison; it is a stronger form of undef.
+
+        %0 = llvm.mlir.poison : f32
     """
 
     name = "llvm.mlir.poison"
@@ -331,7 +336,9 @@ class PoisonOp(Op):
 class ZeroOp(Op):
     """The all-zero value of any LLVM type (`zeroinitializer`, or `null` for pointers).
 
-    %0 = llvm.mlir.zero : !llvm.ptr
+    Works for every LLVM type, aggregates included.
+
+        %0 = llvm.mlir.zero : !llvm.ptr
     """
 
     name = "llvm.mlir.zero"
@@ -594,7 +601,10 @@ class FCmpOp(Op, InferTypeOpInterface):
 class SelectOp(Op, InferTypeOpInterface):
     """Choose between two values by an i1 condition (elementwise for a vector of i1).
 
-    %2 = llvm.select %c, %0, %1 : i1, f32
+    The two values and the result share one type; a vector condition selects per
+    element and must have the values' shape. Fast-math flags print as `fastmath<...>`.
+
+        %2 = llvm.select %c, %0, %1 : i1, f32
     """
 
     name = "llvm.select"

@@ -50,7 +50,9 @@ from mlc.ir.opdef import (
 class ExtractElementOp(Op, InferTypeOpInterface):
     """Extract one element of a vector at a dynamic integer position.
 
-    %1 = llvm.extractelement %v[%i : i32] : vector<4xf32>
+    The result type is the vector's element type; the position is any integer type.
+
+        %1 = llvm.extractelement %v[%i : i32] : vector<4xf32>
     """
 
     name = "llvm.extractelement"
@@ -98,7 +100,9 @@ class ExtractElementOp(Op, InferTypeOpInterface):
 class InsertElementOp(Op, InferTypeOpInterface):
     """Insert a value into a vector at a dynamic integer position.
 
-    %1 = llvm.insertelement %x, %v[%i : i32] : vector<4xf32>
+    The value has the vector's element type; the result has the vector's type.
+
+        %1 = llvm.insertelement %x, %v[%i : i32] : vector<4xf32>
     """
 
     name = "llvm.insertelement"
@@ -158,7 +162,10 @@ class InsertElementOp(Op, InferTypeOpInterface):
 class ShuffleVectorOp(Op, InferTypeOpInterface):
     """Build a vector from elements of two vectors picked by a constant mask (-1: poison).
 
-    %2 = llvm.shufflevector %0, %1 [0, 1, 4, 5] : vector<4xf32>
+    The mask indexes the concatenation of the two (1-D) operands; the result is a
+    vector of the operands' element type with one element per mask entry.
+
+        %2 = llvm.shufflevector %0, %1 [0, 1, 4, 5] : vector<4xf32>
     """
 
     name = "llvm.shufflevector"
@@ -279,7 +286,10 @@ def _infer_position(t: A.Type, position: Sequence[int]) -> A.Type | None:
 class ExtractValueOp(_AggregateOp, InferTypeOpInterface):
     """Extract a value from a struct or array at a constant position path.
 
-    %1 = llvm.extractvalue %s[0, 1] : !llvm.struct<(array<2 x f32>, i32)>
+    Each position entry indexes one level of nested structs and arrays; the result type
+    is the member's type.
+
+        %1 = llvm.extractvalue %s[0, 1] : !llvm.struct<(array<2 x f32>, i32)>
     """
 
     name = "llvm.extractvalue"
@@ -331,7 +341,10 @@ class ExtractValueOp(_AggregateOp, InferTypeOpInterface):
 class InsertValueOp(_AggregateOp, InferTypeOpInterface):
     """Insert a value into a struct or array at a constant position path.
 
-    %1 = llvm.insertvalue %x, %s[1] : !llvm.struct<(i32, f32)>
+    The value must have the type of the member at the position; the result has the
+    container's type.
+
+        %1 = llvm.insertvalue %x, %s[1] : !llvm.struct<(i32, f32)>
     """
 
     name = "llvm.insertvalue"

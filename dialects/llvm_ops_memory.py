@@ -66,7 +66,10 @@ GEP_DYNAMIC_INDEX = -(2**31)  # rawConstantIndices sentinel: the index is the ne
 class AllocaOp(Op, MemoryEffectsOpInterface):
     """Stack allocation of `arraySize` elements of `elem_type`; yields a pointer.
 
-    %0 = llvm.alloca %n x f32 {alignment = 16 : i64} : (i64) -> !llvm.ptr
+    The element type is a property (`elem_type`); `alignment` and `inalloca` map to
+    LLVM IR's; the memory lives until the function returns.
+
+        %0 = llvm.alloca %n x f32 {alignment = 16 : i64} : (i64) -> !llvm.ptr
     """
 
     name = "llvm.alloca"
