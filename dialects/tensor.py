@@ -17,7 +17,6 @@ from mlc.ir.opdef import (
     AnyRankedTensor,
     AnyTensor,
     AnyType,
-    ArrayAttrC,
     Constraint,
     DenseI64ArrayAttr,
     Index,
@@ -260,19 +259,24 @@ def _dynamic_count_error(op: Operation, has: int, expected: int) -> Exception:
     return op.error(f"incorrect number of dynamic sizes, has {has}, expected {expected}")
 
 
-def _reassociation(op: Any) -> list[list[int]] | None:
-    """The reassociation groups as int lists, or None when the attribute is malformed."""
-    groups = []
-    for g in op.reassociation:
+def _reassociation(op: Any) -> list[list[int]]:
+    """The reassociation groups as int lists (the property's constraint is checked first)."""
+    return [[e.value for e in g] for g in op.reassociation]
+
+
+def _is_reassociation(a: Any) -> bool:
+    if type(a) is not A.ArrayAttr:
+        return False
+    for g in a:
         if type(g) is not A.ArrayAttr:
-            return None
-        ints = []
+            return False
         for e in g:
-            if type(e) is not A.IntegerAttr:
-                return None
-            ints.append(e.value)
-        groups.append(ints)
-    return groups
+            if type(e) is not A.IntegerAttr or e.type is not A.i64:
+                return False
+    return True
+
+
+ReassociationAttrC = Constraint(_is_reassociation, "Array of 64-bit integer array attributes")
 
 
 def reassociation_attr(groups: Sequence[Sequence[int]]) -> A.ArrayAttr:
@@ -285,8 +289,6 @@ def _verify_reshape(
 ) -> list[list[int]]:
     """Reassociation validity and per-group sizes of collapse_shape / expand_shape."""
     groups = _reassociation(op)
-    if groups is None:
-        raise op.error("expected reassociation to be an array of arrays of integers")
     if expanded.rank < collapsed.rank:
         raise op.error(
             f"expected the expanded type, '{expanded}' to have a higher (or same) rank than the "
@@ -341,13 +343,9 @@ def _verify_reshape(
 def _check_reshape_element_type(
     op: Any, expanded: A.RankedTensorType, collapsed: A.RankedTensorType
 ) -> None:
-    if expanded.element_type is collapsed.element_type:
-        return
-    if type(op) is CollapseShapeOp:
+    if expanded.element_type is not collapsed.element_type:
         want = collapsed.clone_with(element_type=expanded.element_type)
         raise op.error(f"expected collapsed type to be '{want}', but got '{collapsed}'")
-    want = expanded.clone_with(element_type=collapsed.element_type)
-    raise op.error(f"expected expanded type to be '{want}', but got '{expanded}'")
 
 
 def _fold_reshape_pair(op: Any, inverse: type) -> Value | None:
@@ -980,7 +978,7 @@ class CollapseShapeOp(Op):
     name = "tensor.collapse_shape"
     traits = (Pure,)
     src = operand(AnyRankedTensor)
-    reassociation = prop(ArrayAttrC)
+    reassociation = prop(ReassociationAttrC)
     res = result(AnyRankedTensor)
 
     @classmethod
@@ -1012,7 +1010,7 @@ class CollapseShapeOp(Op):
 
     def reassociation_indices(self) -> list[list[int]]:
         """The groups as lists of source dimensions."""
-        return _reassociation(self) or []
+        return _reassociation(self)
 
     def fold(self, operand_attrs: list) -> Any:
         if self.src.type is self.result.type:
@@ -1047,7 +1045,7 @@ class ExpandShapeOp(Op):
     traits = (Pure,)
     src = operand(AnyRankedTensor)
     output_shape = var_operand(Index)
-    reassociation = prop(ArrayAttrC)
+    reassociation = prop(ReassociationAttrC)
     static_output_shape = prop(DenseI64ArrayAttr)
     res = result(AnyRankedTensor)
 
@@ -1092,15 +1090,21 @@ class ExpandShapeOp(Op):
         n_dyn = len(self._operands) - 1
         if n_dyn != res_t.num_dynamic_dims():
             raise _dynamic_count_error(self, n_dyn, res_t.num_dynamic_dims())
+        n_sentinels = static.count(DYNAMIC_INDEX)
+        if n_sentinels != n_dyn:
+            raise self.error(
+                "mismatch in dynamic dims in output_shape and static_output_shape: "
+                f"static_output_shape has {n_sentinels} dynamic dims while output_shape has "
+                f"{n_dyn} values"
+            )
         for i, (s, d) in enumerate(zip(static, res_t.shape)):
-            # With the operand count checked, this also ties the sentinels to the operands.
-            if s != to_static_entry(d):
+            if d != A.DYNAMIC and s != d:
                 raise self.error(f"invalid output shape provided at pos {i}")
         _verify_reshape(self, res_t, self.src.type)
 
     def reassociation_indices(self) -> list[list[int]]:
         """The groups as lists of result dimensions."""
-        return _reassociation(self) or []
+        return _reassociation(self)
 
     def fold(self, operand_attrs: list) -> Any:
         if self.src.type is self.result.type:
