@@ -149,8 +149,11 @@ class LLVMStructType(LLVMType):
         parser.parse_punct("<")
         identifier = parser.parse_optional_string()
         if identifier is not None:
-            if parser.parse_optional_punct(">"):
-                return cls((), False, identifier, True)
+            if parser.peek() == ">":
+                raise parser.error(
+                    "not supported: recursive identified struct references "
+                    f'(struct<"{identifier}"> without a body)'
+                )
             parser.parse_punct(",")
             if parser.parse_optional_keyword("opaque"):
                 parser.parse_punct(">")

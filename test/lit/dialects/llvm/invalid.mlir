@@ -618,3 +618,83 @@ llvm.func @load_unsupported_property(%p: !llvm.ptr) {
   %0 = llvm.load %p <tbaa = 1> : !llvm.ptr -> f32
   llvm.return
 }
+
+// -----
+
+// expected-error@+1 {{not supported: recursive identified struct references}}
+llvm.func @recursive_struct(!llvm.struct<"node", (ptr, struct<"node">)>)
+
+// -----
+
+// expected-error@+1 {{'llvm.func' op expects argument attribute array to have the same number of elements as the number of function arguments, got 2, but expected 1}}
+"llvm.func"() <{function_type = !llvm.func<void (i32)>, sym_name = "arg_attrs", linkage = #llvm.linkage<external>, arg_attrs = [{}, {}]}> ({
+}) : () -> ()
+
+// -----
+
+llvm.func @printf(!llvm.ptr, ...) -> i32
+
+llvm.func @call_vararg_type(%p: !llvm.ptr) {
+  // expected-error@+1 {{'llvm.call' op var_callee_type '!llvm.func<i32 (ptr, i32, ...)>' does not match the callee type '!llvm.func<i32 (ptr, ...)>'}}
+  %0 = llvm.call @printf(%p) vararg(!llvm.func<i32 (ptr, i32, ...)>) : (!llvm.ptr) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @gep_result(%p: !llvm.ptr) {
+  // expected-error@+1 {{'llvm.getelementptr' op result type 'vector<2x!llvm.ptr>' does not match the base and indices}}
+  %0 = llvm.getelementptr %p[1] : (!llvm.ptr) -> vector<2x!llvm.ptr>, f32
+  llvm.return
+}
+
+// -----
+
+// expected-error@+1 {{'llvm.mlir.global' op cannot have 'common' linkage and be constant}}
+llvm.mlir.global common constant @common_const(0 : i32) : i32
+
+// -----
+
+// expected-error@+1 {{'llvm.mlir.global' op not supported: thread-local mode 2}}
+"llvm.mlir.global"() <{global_type = i32, linkage = #llvm.linkage<external>, sym_name = "tls2", tls_mode = 2 : i64}> ({
+}) : () -> ()
+
+// -----
+
+llvm.func @overflow_flags(%a: i32) {
+  // expected-error@+1 {{'llvm.add' op attribute 'overflowFlags' failed to satisfy constraint: LLVM integer overflow flags}}
+  %0 = "llvm.add"(%a, %a) <{overflowFlags = 7 : i32}> : (i32, i32) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @exp_int(%a: i32) {
+  // expected-error@+1 {{'llvm.intr.exp' op operand #0 must be floating point LLVM type}}
+  %0 = llvm.intr.exp(%a) : (i32) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @memset_value(%p: !llvm.ptr, %v: i32, %n: i64) {
+  // expected-error@+1 {{'llvm.intr.memset' op operand #1 must be 8-bit signless integer}}
+  "llvm.intr.memset"(%p, %v, %n) <{isVolatile = false}> : (!llvm.ptr, i32, i64) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @select_shape(%c: vector<2xi1>, %a: vector<4xf32>) {
+  // expected-error@+1 {{'llvm.select' op expected a vector condition to have the shape of the values}}
+  %0 = llvm.select %c, %a, %a : vector<2xi1>, vector<4xf32>
+  llvm.return
+}
+
+// -----
+
+llvm.func @load_ordering(%p: !llvm.ptr) {
+  // expected-error@+1 {{'llvm.load' op invalid atomic ordering 3}}
+  %0 = "llvm.load"(%p) <{alignment = 4 : i64, ordering = 3 : i64}> : (!llvm.ptr) -> i32
+  llvm.return
+}
