@@ -164,6 +164,8 @@ class JitModule:
 
 
 class CacheInfo(NamedTuple):
+    """Counters of the compiled-module cache (`mlc.runtime.cache.info()`)."""
+
     hits: int
     misses: int
     compilations: int  # engines built, by the cache and by `JitModule(...)` directly

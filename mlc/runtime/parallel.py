@@ -25,7 +25,6 @@ __all__ = [
     "default_threads",
     "parallel_for_address",
     "resolve_threads",
-    "set_call_threads",
     "take_pending",
 ]
 
@@ -62,7 +61,11 @@ def resolve_threads(threads: int | None) -> int:
 
 def chunk_bounds(lower: int, upper: int, step: int, threads: int) -> list[tuple[int, int]]:
     """The `(begin, end)` chunks that `mlc_parallel_for` hands to the body, in order."""
-    if step <= 0 or upper <= lower:
+    if step <= 0 or threads < 1:
+        raise ValueError(
+            f"parallel loop step and thread count must be positive, got {step}, {threads}"
+        )
+    if upper <= lower:
         return []
     trips = (upper - lower + step - 1) // step
     n = min(threads, trips)
@@ -209,8 +212,3 @@ def parallel_for_address() -> int:
     addr = ctypes.cast(_CALLBACK, ctypes.c_void_p).value
     assert addr is not None
     return addr
-
-
-def set_call_threads(threads: int) -> None:
-    """Set the thread count for parallel loops reached by the next native call on this thread."""
-    _TLS.threads = threads

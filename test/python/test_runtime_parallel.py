@@ -280,7 +280,9 @@ def test_chunk_bounds_are_deterministic_and_cover() -> None:
     assert chunk_bounds(0, 10, 1, 3) == [(0, 4), (4, 7), (7, 10)]
     assert chunk_bounds(1, 37, 3, 4) == [(1, 10), (10, 19), (19, 28), (28, 37)]
     assert chunk_bounds(0, 5, 7, 4) == [(0, 5)]
-    assert chunk_bounds(5, 5, 1, 2) == [] and chunk_bounds(0, 5, 0, 2) == []
+    assert chunk_bounds(5, 5, 1, 2) == [] and chunk_bounds(7, 5, 1, 2) == []
+    with pytest.raises(ValueError, match="step and thread count must be positive, got 0, 2"):
+        chunk_bounds(0, 5, 0, 2)
     for lower, upper, step, threads in [(0, 100, 1, 7), (3, 101, 5, 4), (-10, 10, 3, 16)]:
         chunks = chunk_bounds(lower, upper, step, threads)
         covered = [i for b, e in chunks for i in range(b, e, step)]
@@ -314,6 +316,12 @@ def test_parallel_for_declared_with_the_wrong_type() -> None:
         r"expected void \(ptr, ptr, i64, i64, i64\)",
     ):
         JitModule(bad, {"par": PAR_SIG})
+
+
+def test_non_positive_step_is_an_error(par2: JitModule) -> None:
+    """The callback cannot raise into native code: the entry call raises after it returns."""
+    with pytest.raises(RuntimeError, match="parallel loop failed: ValueError.*got 0, 2"):
+        par2.par(np.ones(4, np.float32), 0, 0)
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
