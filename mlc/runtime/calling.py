@@ -106,8 +106,14 @@ class _Errors:
         )
 
     def not_array(self, k: int, v: Any) -> None:
+        """Accept an ndarray subclass that is plain data underneath; raise for anything else."""
         a = self.sig.inputs[k]
-        raise TypeError(f"{self._arg(k)} must be {self._want(a)}, got {type(v).__name__}")
+        if not isinstance(v, np.ndarray):
+            raise TypeError(f"{self._arg(k)} must be {self._want(a)}, got {type(v).__name__}")
+        if isinstance(v, np.ma.MaskedArray):  # the kernel would silently ignore the mask
+            raise TypeError(
+                f"{self._arg(k)} must be {self._want(a)}, got a masked array (pass x.filled(...))"
+            )
 
     def dtype(self, k: int, v: np.ndarray) -> None:
         a = self.sig.inputs[k]
@@ -259,8 +265,7 @@ def caller_template(
                 emit(f"    if {conv.format(v=v)}: {v} = _err.scalar({k}, {v})")
             continue
         env[f"_dt{k}"] = a.np_dtype
-        emit(f"    if type({v}) is not _ndarray and not isinstance({v}, _ndarray): ")
-        lines[-1] += f"_err.not_array({k}, {v})"
+        emit(f"    if type({v}) is not _ndarray: _err.not_array({k}, {v})")
         emit(f"    if {v}.dtype is not _dt{k} and {v}.dtype != _dt{k}: _err.dtype({k}, {v})")
         emit(f"    s{k} = {v}.shape")
         emit(f"    if len(s{k}) != {a.rank}: _err.rank({k}, {v})")

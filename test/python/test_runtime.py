@@ -297,6 +297,7 @@ def test_scalar_arguments(scale_mod: JitModule) -> None:
             r"float32 with shape \(m, n\), got list",
         ),
         (("A", "B64"), TypeError, r"argument 'b' \(#2\) must have dtype float32 .*got float64"),
+        (("A", "Bmasked"), TypeError, r"argument 'b' \(#2\) must be .* got a masked array"),
         (("A", "Bi32"), TypeError, r"argument 'b' \(#2\) must have dtype float32 .*got int32"),
         (("A3", "B"), ValueError, r"argument 'a' \(#1\) must have rank 2 .*got rank 3"),
         (
@@ -318,6 +319,7 @@ def test_bad_arrays(add_dyn: JitModule, args: tuple, exc: type, pattern: str) ->
         "B": rand(3, 4, seed=1),
         "B64": rand(3, 4, dtype=np.float64),
         "Bi32": np.zeros((3, 4), np.int32),
+        "Bmasked": np.ma.masked_array(rand(3, 4), mask=np.eye(3, 4, dtype=bool)),
         "A3": rand(3, 4, 1),
         "Bshort": rand(2, 4),
         "BT": rand(4, 3).T,
