@@ -4,6 +4,8 @@ canonicalization, memory effects, docstrings, and interop with MLIR (iree-opt) b
 from __future__ import annotations
 
 import functools
+import math
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -535,3 +537,135 @@ def test_mlir_gives_the_lit_invalid_cases_the_same_diagnostics() -> None:
         "--allow-unregistered-dialect",
     )
     assert proc.returncode == 0, proc.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Differential test: random slices, reshapes and pads; MLIR must accept exactly what mlc accepts
+# and reject the rest with mlc's message (one iree-opt --verify-diagnostics run).
+
+
+def _shape_text(shape: list[int]) -> str:
+    return "tensor<" + "".join(("?" if d == A.DYNAMIC else str(d)) + "x" for d in shape) + "f32>"
+
+
+def _entries(rng: random.Random, rank: int, choices: tuple) -> list[str]:
+    return [str(rng.choice(choices)) for _ in range(rank)]
+
+
+def _perturb(rng: random.Random, shape: list[int]) -> list[int]:
+    """Usually `shape`; sometimes one dim changed, a unit dim dropped, or a dim made dynamic."""
+    shape = list(shape)
+    r = rng.random()
+    if r < 0.55 or not shape:
+        return shape
+    i = rng.randrange(len(shape))
+    if r < 0.7:
+        shape[i] = rng.choice([1, 2, 3, 4, 5, 8])
+    elif r < 0.85 and 1 in shape:
+        shape.remove(1)
+    else:
+        shape[i] = A.DYNAMIC
+    return shape
+
+
+def _random_slice(rng: random.Random) -> str:
+    src = [rng.choice([1, 2, 4, 8, A.DYNAMIC]) for _ in range(rng.randint(1, 3))]
+    offs = _entries(rng, len(src), (0, 1, 3, "%i"))
+    sizes = _entries(rng, len(src), (1, 2, 4, "%i"))
+    strides = _entries(rng, len(src), (1, 2, "%i"))
+    inferred = [A.DYNAMIC if s == "%i" else int(s) for s in sizes]
+    res = _perturb(rng, inferred)
+    lists = f"[{', '.join(offs)}] [{', '.join(sizes)}] [{', '.join(strides)}]"
+    if rng.random() < 0.5:
+        return (
+            f"%0 = tensor.extract_slice %t{lists} : {_shape_text(src)} to {_shape_text(res)}",
+            src,
+            res,
+        )
+    return (
+        f"%0 = tensor.insert_slice %s into %t{lists} : {_shape_text(res)} into {_shape_text(src)}",
+        src,
+        res,
+    )
+
+
+def _random_reshape(rng: random.Random) -> tuple:
+    expanded = [rng.choice([1, 2, 3, 4, A.DYNAMIC]) for _ in range(rng.randint(1, 4))]
+    cuts = sorted(rng.sample(range(1, len(expanded)), rng.randint(0, len(expanded) - 1)))
+    bounds = [0, *cuts, len(expanded)]
+    groups = [list(range(a, b)) for a, b in zip(bounds, bounds[1:])]
+    if rng.random() < 0.1 and len(groups) > 1:
+        groups[0], groups[1] = groups[1], groups[0]
+    collapsed = []
+    for g in groups:
+        dims = [expanded[d] for d in g if d < len(expanded)]
+        collapsed.append(A.DYNAMIC if A.DYNAMIC in dims else math.prod(dims))
+    collapsed = _perturb(rng, collapsed)
+    reassoc = "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+    if rng.random() < 0.5:
+        return (
+            f"%0 = tensor.collapse_shape %t {reassoc} : {_shape_text(expanded)} into "
+            f"{_shape_text(collapsed)}",
+            expanded,
+            collapsed,
+        )
+    out = ["%i" if d == A.DYNAMIC else str(d) for d in expanded]
+    return (
+        f"%0 = tensor.expand_shape %t {reassoc} output_shape [{', '.join(out)}] : "
+        f"{_shape_text(collapsed)} into {_shape_text(expanded)}",
+        collapsed,
+        expanded,
+    )
+
+
+def _random_pad(rng: random.Random) -> tuple:
+    src = [rng.choice([1, 4, A.DYNAMIC]) for _ in range(rng.randint(1, 3))]
+    low = _entries(rng, len(src), (0, 1, 2, "%i"))
+    high = _entries(rng, len(src), (0, 3, "%i"))
+    res = []
+    for d, lo, hi in zip(src, low, high):
+        dynamic = d == A.DYNAMIC or "%i" in (lo, hi)
+        res.append(A.DYNAMIC if dynamic else d + int(lo) + int(hi))
+    res = _perturb(rng, res)
+    args = ", ".join(f"%a{k}: index" for k in range(len(src)))
+    return (
+        f"%0 = tensor.pad %t low[{', '.join(low)}] high[{', '.join(high)}] {{\n"
+        f"^bb0({args}):\n  tensor.yield %c : f32\n}} : {_shape_text(src)} to {_shape_text(res)}",
+        src,
+        res,
+    )
+
+
+def random_cases(seed: int, n: int) -> list[str]:
+    rng = random.Random(seed)
+    makers = (_random_slice, _random_reshape, _random_pad)
+    cases = []
+    for k in range(n):
+        body, src, other = makers[k % 3](rng)
+        cases.append(
+            f"func.func @case{k}(%t: {_shape_text(src)}, %s: {_shape_text(other)}, %i: index, "
+            f"%c: f32) {{\n{body}\n  return\n}}\n"
+        )
+    return cases
+
+
+@needs_iree_opt
+def test_random_shape_ops_verify_like_mlir() -> None:
+    annotated = []
+    verdicts = {"accepted": 0, "rejected": 0}
+    for text in random_cases(seed=7, n=240):
+        module = mlc.parse(text)
+        try:
+            module.verify()
+            verdicts["accepted"] += 1
+            annotated.append(text)
+        except mlc.VerifyError as e:
+            verdicts["rejected"] += 1
+            message = e.diagnostics[0].message.split(" op ", 1)[-1]
+            lines = text.split("\n")
+            lines.insert(1, f"// expected-error@+1 {{{{{message}}}}}")
+            annotated.append("\n".join(lines))
+    # Both outcomes are well represented, so the comparison means something either way.
+    assert min(verdicts.values()) > 40, verdicts
+    proc = iree_opt("// -----\n".join(annotated), "--split-input-file", "--verify-diagnostics")
+    assert proc.returncode == 0, proc.stderr[:4000]
