@@ -105,8 +105,9 @@ class _Errors:
             f"{self.sig.text(self.name)}"
         )
 
-    def not_array(self, k: int, v: Any) -> None:
-        """Accept an ndarray subclass that is plain data underneath; raise for anything else."""
+    def not_array(self, k: int, v: Any) -> np.ndarray:
+        """An ndarray subclass as a plain ndarray view (checked and passed by its real shape and
+        dtype, whatever the subclass reports); raise for anything else."""
         a = self.sig.inputs[k]
         if not isinstance(v, np.ndarray):
             raise TypeError(f"{self._arg(k)} must be {self._want(a)}, got {type(v).__name__}")
@@ -114,6 +115,7 @@ class _Errors:
             raise TypeError(
                 f"{self._arg(k)} must be {self._want(a)}, got a masked array (pass x.filled(...))"
             )
+        return v.view(np.ndarray)
 
     def dtype(self, k: int, v: np.ndarray) -> None:
         a = self.sig.inputs[k]
@@ -265,7 +267,7 @@ def caller_template(
                 emit(f"    if {conv.format(v=v)}: {v} = _err.scalar({k}, {v})")
             continue
         env[f"_dt{k}"] = a.np_dtype
-        emit(f"    if type({v}) is not _ndarray: _err.not_array({k}, {v})")
+        emit(f"    if type({v}) is not _ndarray: {v} = _err.not_array({k}, {v})")
         emit(f"    if {v}.dtype is not _dt{k} and {v}.dtype != _dt{k}: _err.dtype({k}, {v})")
         emit(f"    s{k} = {v}.shape")
         emit(f"    if len(s{k}) != {a.rank}: _err.rank({k}, {v})")
