@@ -104,7 +104,8 @@ class JitOptions:
     off; `unroll_threshold` overrides LLVM's unroll cost threshold (None: LLVM's default, 300 at
     O3 and 150 below); `fast_math`: None leaves the IR's own flags, True adds `fast`, or a tuple
     of LLVM flag names (`("contract",)`, `("reassoc", "contract")`) added to every floating-point
-    arithmetic instruction, comparison and floating-point intrinsic call.
+    arithmetic instruction, `fcmp` and call returning a floating-point type. `loop_unroll` also
+    turns loop interleaving on or off.
     """
 
     opt_level: int = 3
