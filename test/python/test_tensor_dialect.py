@@ -636,12 +636,26 @@ def _random_pad(rng: random.Random) -> tuple:
     )
 
 
+def _random_cast_or_creation(rng: random.Random) -> tuple:
+    src = [rng.choice([1, 4, A.DYNAMIC]) for _ in range(rng.randint(0, 3))]
+    dst = _perturb(rng, src) if rng.random() < 0.8 else [4] * (len(src) + 1)
+    kind = rng.choice(["cast", "empty", "splat"])
+    if kind == "cast":
+        return f"%0 = tensor.cast %t : {_shape_text(src)} to {_shape_text(dst)}", src, dst
+    n = dst.count(A.DYNAMIC) + rng.choice([0, 0, 0, 1, -1])
+    sizes = ", ".join(["%i"] * max(n, 0))
+    if kind == "empty":
+        return f"%0 = tensor.empty({sizes}) : {_shape_text(dst)}", src, dst
+    operands = f"[{sizes}]" if sizes else ""
+    return f"%0 = tensor.splat %c{operands} : {_shape_text(dst)}", src, dst
+
+
 def random_cases(seed: int, n: int) -> list[str]:
     rng = random.Random(seed)
-    makers = (_random_slice, _random_reshape, _random_pad)
+    makers = (_random_slice, _random_reshape, _random_pad, _random_cast_or_creation)
     cases = []
     for k in range(n):
-        body, src, other = makers[k % 3](rng)
+        body, src, other = makers[k % len(makers)](rng)
         cases.append(
             f"func.func @case{k}(%t: {_shape_text(src)}, %s: {_shape_text(other)}, %i: index, "
             f"%c: f32) {{\n{body}\n  return\n}}\n"
@@ -653,7 +667,7 @@ def random_cases(seed: int, n: int) -> list[str]:
 def test_random_shape_ops_verify_like_mlir() -> None:
     annotated = []
     verdicts = {"accepted": 0, "rejected": 0}
-    for text in random_cases(seed=7, n=240):
+    for text in random_cases(seed=7, n=320):
         module = mlc.parse(text)
         try:
             module.verify()
