@@ -1476,7 +1476,7 @@ class GenericOp(Op):
         n_loops = len(kinds)
         for i, (m, v) in enumerate(zip(maps, operands)):
             if m.num_symbols != 0:
-                raise self.error(f"expected indexing_map #{i} to have no symbols")
+                raise self.error(f"unexpected symbols in indexing_map #{i}")
             if m.num_dims != n_loops:
                 raise self.error(
                     f"expected indexing_map #{i} to have {n_loops} dim(s) to match the number "
@@ -1484,8 +1484,8 @@ class GenericOp(Op):
                 )
             if m.num_results != v.type.rank:
                 raise self.error(
-                    f"expected operand rank ({v.type.rank}) to match the result rank of "
-                    f"indexing_map #{i} ({m.num_results})"
+                    f"expected operand #{i} rank ({v.type.rank}) to match the result rank of "
+                    f"indexing_map ({m.num_results})"
                 )
         for j, m in enumerate(maps[len(ins) :]):
             i = len(ins) + j
@@ -1502,13 +1502,14 @@ class GenericOp(Op):
         results = self.results
         if len(results) != len(outs):
             raise self.error(
-                f"expected {len(outs)} result(s) (one per output operand), but found {len(results)}"
+                f"expected the number of tensor results ({len(results)}) to be equal to the "
+                f"number of output tensors ({len(outs)})"
             )
         for i, (r, o) in enumerate(zip(results, outs)):
             if r.type is not o.type:
                 raise self.error(
-                    f"expected result #{i} of type '{r.type}' to match the type of output "
-                    f"operand #{i} '{o.type}'"
+                    f"expected type of operand #{len(ins) + i} ('{o.type}') to match type of "
+                    f"corresponding result ('{r.type}')"
                 )
         self._verify_block(operands)
         self._verify_loop_sizes()
@@ -1520,8 +1521,8 @@ class GenericOp(Op):
         args = blocks[0].arguments
         if len(args) != len(operands):
             raise self.error(
-                f"expected as many region arguments ({len(args)}) as the number of input/output "
-                f"operands ({len(operands)})"
+                "expected as many non-induction variable region arguments as the number of "
+                f"input/output operands ({len(args)} vs {len(operands)})"
             )
         for i, (a, v) in enumerate(zip(args, operands)):
             et = v.type.element_type

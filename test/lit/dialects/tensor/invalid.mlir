@@ -455,7 +455,7 @@ func.func @generic_iterator_type(%o: tensor<4xf32>, %v: f32) {
 // -----
 
 func.func @generic_symbols(%o: tensor<4xf32>, %v: f32) {
-  // expected-error@+1 {{'tensor.generic' op expected indexing_map #0 to have no symbols}}
+  // expected-error@+1 {{'tensor.generic' op unexpected symbols in indexing_map #0}}
   %0 = tensor.generic {indexing_maps = [affine_map<(d0)[s0] -> (d0)>], iterator_types = ["parallel"]} outs(%o : tensor<4xf32>) {
   ^bb0(%out: f32):
     tensor.yield %v : f32
@@ -477,7 +477,7 @@ func.func @generic_map_dims(%o: tensor<4xf32>, %v: f32) {
 // -----
 
 func.func @generic_map_rank(%o: tensor<4x4xf32>, %v: f32) {
-  // expected-error@+1 {{'tensor.generic' op expected operand rank (2) to match the result rank of indexing_map #0 (1)}}
+  // expected-error@+1 {{'tensor.generic' op expected operand #0 rank (2) to match the result rank of indexing_map (1)}}
   %0 = tensor.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "parallel"]} outs(%o : tensor<4x4xf32>) {
   ^bb0(%out: f32):
     tensor.yield %v : f32
@@ -512,7 +512,7 @@ func.func @generic_output_uses_reduction(%a: tensor<4x8xf32>, %o: tensor<8xf32>)
 #id = affine_map<(d0) -> (d0)>
 
 func.func @generic_result_count(%o: tensor<4xf32>, %v: f32) {
-  // expected-error@+1 {{'tensor.generic' op expected 1 result(s) (one per output operand), but found 0}}
+  // expected-error@+1 {{'tensor.generic' op expected the number of tensor results (0) to be equal to the number of output tensors (1)}}
   tensor.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%o : tensor<4xf32>) {
   ^bb0(%out: f32):
     tensor.yield %v : f32
@@ -525,7 +525,7 @@ func.func @generic_result_count(%o: tensor<4xf32>, %v: f32) {
 #id = affine_map<(d0) -> (d0)>
 
 func.func @generic_result_type(%o: tensor<4xf32>, %v: f32) {
-  // expected-error@+1 {{'tensor.generic' op expected result #0 of type 'tensor<?xf32>' to match the type of output operand #0 'tensor<4xf32>'}}
+  // expected-error@+1 {{'tensor.generic' op expected type of operand #0 ('tensor<4xf32>') to match type of corresponding result ('tensor<?xf32>')}}
   %0 = tensor.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%o : tensor<4xf32>) {
   ^bb0(%out: f32):
     tensor.yield %v : f32
@@ -538,7 +538,7 @@ func.func @generic_result_type(%o: tensor<4xf32>, %v: f32) {
 #id = affine_map<(d0) -> (d0)>
 
 func.func @generic_block_arg_count(%a: tensor<4xf32>, %o: tensor<4xf32>) {
-  // expected-error@+1 {{'tensor.generic' op expected as many region arguments (1) as the number of input/output operands (2)}}
+  // expected-error@+1 {{'tensor.generic' op expected as many non-induction variable region arguments as the number of input/output operands (1 vs 2)}}
   %0 = tensor.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%o : tensor<4xf32>) {
   ^bb0(%in: f32):
     tensor.yield %in : f32
