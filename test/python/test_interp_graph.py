@@ -514,3 +514,20 @@ def test_dynamic_dims_that_do_not_broadcast_are_located_errors() -> None:
     body = f"%0 = graph.add %a0, %a1 : ({t}, {t}) -> {t}\nreturn %0 : {t}"
     with pytest.raises(InterpreterError, match=r"'graph.add' \(at .*\): operands could not be"):
         run_op(body, [(t, rand(3)), (t, rand(4))], [t])
+
+
+def test_fused_body_with_arith_and_math_on_tensors() -> None:
+    t = ttype((2, 3))
+    body = (
+        f"%r:2 = graph.fused ins(%a0 : {t}) -> ({t}, {t}) {{\n"
+        f"^bb0(%x: {t}):\n"
+        f"  %c = arith.constant dense<2.0> : {t}\n"
+        f"  %m = arith.mulf %x, %c : {t}\n"
+        f"  %e = math.exp %m : {t}\n"
+        f"  graph.yield %m, %e : {t}, {t}\n"
+        f"}}\nreturn %r#0, %r#1 : {t}, {t}"
+    )
+    x = rand(2, 3)
+    m, e = run_op(body, [(t, x)], [t, t])
+    np.testing.assert_array_equal(m, x * 2)
+    np.testing.assert_allclose(e, np.exp(x * 2), rtol=1e-6)
