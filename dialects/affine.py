@@ -284,6 +284,19 @@ class ForOp(Op, LoopLikeOpInterface, ConditionallySpeculatable):
         step = self.step_value
         return 0 if ub <= lb else (ub - lb + step - 1) // step
 
+    # MLIR's LoopLikeOpInterface single-loop queries (constants only, else None).
+    def single_induction_var(self) -> Value:
+        return self.induction_var
+
+    def single_lower_bound(self) -> int | None:
+        return self.constant_lower_bound()
+
+    def single_upper_bound(self) -> int | None:
+        return self.constant_upper_bound()
+
+    def single_step(self) -> int:
+        return self.step_value
+
     def set_lower_bound(self, amap: AffineMap, operands: Sequence[Value]) -> None:
         self._set_bound(0, amap, operands)
 
@@ -736,6 +749,8 @@ class ParallelOp(Op, LoopLikeOpInterface):
         for s in steps:
             if s <= 0:
                 raise self.error(f"expected steps to be positive integers, got {s}")
+        if not blocks:
+            raise self.error("expected a body block")
         for arg in blocks[0].arguments:
             if arg.type is not A.index:
                 raise self.error("expected body arguments to be of index type")
