@@ -683,3 +683,65 @@ def test_random_shape_ops_verify_like_mlir() -> None:
     assert min(verdicts.values()) > 40, verdicts
     proc = iree_opt("// -----\n".join(annotated), "--split-input-file", "--verify-diagnostics")
     assert proc.returncode == 0, proc.stderr[:4000]
+
+
+def _random_generic(rng: random.Random, k: int) -> str:
+    """A tensor.generic with projected-permutation maps and outputs on parallel loops only, so
+    that it is valid exactly when linalg.generic (same maps and shapes) is."""
+    n = rng.randint(1, 3)
+    kinds = [rng.choice(["parallel", "parallel", "reduction"]) for _ in range(n)]
+    sizes = [rng.choice([2, 3, 4]) for _ in range(n)]
+    parallel = [d for d in range(n) if kinds[d] == "parallel"]
+    dims_of = [rng.sample(range(n), rng.randint(0, n)) for _ in range(rng.randint(1, 2))]
+    dims_of.append(rng.sample(parallel, rng.randint(0, len(parallel))))
+    maps, types = [], []
+    for dims in dims_of:
+        exprs = ", ".join(f"d{d}" for d in dims)
+        maps.append(f"affine_map<({', '.join(f'd{d}' for d in range(n))}) -> ({exprs})>")
+        shape = []
+        for d in dims:
+            r = rng.random()
+            shape.append(A.DYNAMIC if r < 0.2 else sizes[d] + 1 if r < 0.3 else sizes[d])
+        types.append(_shape_text(shape))
+    n_in = len(dims_of) - 1
+    args = ", ".join(f"%x{i}: {t}" for i, t in enumerate(types))
+    bb = ", ".join(f"%b{i}: f32" for i in range(len(types)))
+    ins = ", ".join(f"%x{i}" for i in range(n_in))
+    iters = ", ".join(f'"{kind}"' for kind in kinds)
+    return (
+        f"func.func @g{k}({args}) {{\n"
+        f"  %0 = tensor.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iters}]}}"
+        f" ins({ins} : {', '.join(types[:n_in])}) outs(%x{n_in} : {types[-1]}) {{\n"
+        f"  ^bb0({bb}):\n    tensor.yield %b{n_in} : f32\n  }} -> {types[-1]}\n  return\n}}\n"
+    )
+
+
+@needs_iree_opt
+def test_random_generics_verify_like_linalg() -> None:
+    """Loop-size inference agrees with linalg.generic's on random maps and shapes: linalg
+    rejects (with its own words) exactly the ops that mlc rejects.
+
+    Not compared: rejected ops with a dynamic dimension. linalg skips its shape checks when a
+    loop's first defining dimension is dynamic; mlc still reports two static sizes of one loop
+    that differ, since no run of such an op can be valid."""
+    rng = random.Random(11)
+    annotated = []
+    verdicts = {"accepted": 0, "rejected": 0}
+    for k in range(200):
+        text = _random_generic(rng, k)
+        try:
+            mlc.parse(text).verify()
+            verdicts["accepted"] += 1
+        except mlc.VerifyError:
+            if "?" in text:
+                continue
+            verdicts["rejected"] += 1
+            lines = text.split("\n")
+            lines.insert(1, "// expected-error@+1 {{'linalg.generic' op}}")
+            text = "\n".join(lines)
+        annotated.append(
+            text.replace("tensor.generic", "linalg.generic").replace("tensor.yield", "linalg.yield")
+        )
+    assert min(verdicts.values()) > 30, verdicts
+    proc = iree_opt("// -----\n".join(annotated), "--split-input-file", "--verify-diagnostics")
+    assert proc.returncode == 0, proc.stderr[:4000]
