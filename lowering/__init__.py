@@ -6,6 +6,7 @@
 
 PASSES: dict[str, str] = {
     "convert-graph-to-tensor": "graph_to_tensor:ConvertGraphToTensorPass",
+    "convert-to-llvm": "to_llvm:ConvertToLLVMPass",
 }
 
 PIPELINES: dict[str, str] = {}

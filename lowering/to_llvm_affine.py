@@ -1,0 +1,522 @@
+"""`convert-to-llvm`, part 2: affine control flow and accesses, memref ops and globals.
+
+Loops become blocks (header with the induction variable and the loop-carried values as block
+arguments); `affine.parallel` with `mlc.parallel` is outlined into a body function called
+through the runtime's `mlc_parallel_for(ptr body, ptr ctx, i64 lower, i64 upper, i64 step)`,
+its captured values passed in a struct on the caller's stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mlc.dialects import llvm
+from mlc.dialects.llvm_ops_arith import AndOp, PtrToIntOp, URemOp, ZeroOp
+from mlc.dialects.llvm_ops_elements import MemcpyOp
+from mlc.dialects.llvm_types import LinkageAttr, LLVMArrayType, LLVMStructType
+from mlc.ir import attributes as A
+from mlc.ir.core import Operation, Value
+from mlc.lowering.to_llvm import (
+    DYNAMIC,
+    I64,
+    PTR,
+    ALLOC_ALIGNMENT,
+    FnLowering,
+    convert_type,
+    descriptor_type,
+    drop_dead_constants,
+    element_size,
+    lowering,
+    natural_alignment,
+    unsupported,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Loops
+
+
+def _bound(fn: FnLowering, amap: object, operands: Sequence[Value], upper: bool) -> Value:
+    vals = fn.map_results(amap, operands)  # type: ignore[arg-type]
+    out = vals[0]
+    for v in vals[1:]:
+        out = fn.smin(out, v) if upper else fn.smax(out, v)
+    return out
+
+
+def emit_loop(
+    fn: FnLowering,
+    lb: Value,
+    ub: Value,
+    step: int,
+    inits: Sequence[Value],
+    body: object,
+) -> list[Value]:
+    """`for (iv = lb; iv < ub; iv += step)` carrying `inits`; `body(iv, iters)` builds the body
+    at the current block and returns the next iteration's values. Returns the final values."""
+    header = fn.new_block([I64, *[v.type for v in inits]])
+    body_block = fn.new_block()
+    exit_block = fn.new_block([v.type for v in inits])
+    fn.br(header, [lb, *inits])
+    fn.enter(header)
+    iv, iters = header.arguments[0], list(header.arguments[1:])
+    cond = fn.icmp("slt", iv, ub)
+    fn.cond_br(cond, body_block, exit_block, (), iters)
+    fn.enter(body_block)
+    nexts = body(iv, iters)  # type: ignore[operator]
+    fn.br(header, [fn.add(iv, fn.const(step)), *nexts])
+    fn.enter(exit_block)
+    return list(exit_block.arguments)
+
+
+@lowering("affine.for")
+def _for(fn: FnLowering, op: Operation) -> None:
+    nl = op.lower_bound_map.num_inputs  # type: ignore[attr-defined]
+    nu = op.upper_bound_map.num_inputs  # type: ignore[attr-defined]
+    ops = fn.gets(op.operands)
+    lb = _bound(fn, op.lower_bound_map, ops[:nl], False)  # type: ignore[attr-defined]
+    ub = _bound(fn, op.upper_bound_map, ops[nl : nl + nu], True)  # type: ignore[attr-defined]
+    inits = ops[nl + nu :]
+    old = op.regions[0].blocks[0]
+
+    def body(iv: Value, iters: list[Value]) -> list[Value]:
+        fn.vmap[old.arguments[0]] = iv
+        for a, v in zip(old.arguments[1:], iters):
+            fn.vmap[a] = v
+        return fn.lower_ops(old)
+
+    results = emit_loop(fn, lb, ub, op.step_value, inits, body)  # type: ignore[attr-defined]
+    for r, v in zip(op.results, results):
+        fn.vmap[r] = v
+
+
+def _groups(attr: A.Attribute) -> list[int]:
+    return [int(x) for x in attr.array.reshape(-1)]  # type: ignore[attr-defined]
+
+
+def _parallel_bounds(fn: FnLowering, op: Operation, ops: Sequence[Value]) -> list[tuple[Value, Value]]:
+    lmap, umap = op.lower_bounds_map, op.upper_bounds_map  # type: ignore[attr-defined]
+    lvals = fn.map_results(lmap, ops[: lmap.num_inputs])
+    uvals = fn.map_results(umap, ops[lmap.num_inputs :])
+    out = []
+    li = ui = 0
+    for ng, nu in zip(_groups(op.get_attr("lowerBoundsGroups")), _groups(op.get_attr("upperBoundsGroups"))):  # type: ignore[arg-type]  # noqa: E501
+        lb = lvals[li]
+        for v in lvals[li + 1 : li + ng]:
+            lb = fn.smax(lb, v)
+        ub = uvals[ui]
+        for v in uvals[ui + 1 : ui + nu]:
+            ub = fn.smin(ub, v)
+        li += ng
+        ui += nu
+        out.append((lb, ub))
+    return out
+
+
+def _parallel_nest(
+    fn: FnLowering,
+    op: Operation,
+    bounds: Sequence[tuple[Value, Value]],
+    first: int,
+    ivs: list[Value],
+    accs: list[Value],
+) -> list[Value]:
+    """Sequential loops over dims `first`.. of an affine.parallel; returns the accumulators."""
+    old = op.regions[0].blocks[0]
+    kinds = op.reduction_kinds  # type: ignore[attr-defined]
+    steps = op.step_values  # type: ignore[attr-defined]
+    if first == len(bounds):
+        for a, v in zip(old.arguments, ivs):
+            fn.vmap[a] = v
+        yields = fn.lower_ops(old)
+        return [combine(fn, k, a, y) for k, a, y in zip(kinds, accs, yields)]
+    lb, ub = bounds[first]
+
+    def body(iv: Value, iters: list[Value]) -> list[Value]:
+        return _parallel_nest(fn, op, bounds, first + 1, [*ivs, iv], iters)
+
+    return emit_loop(fn, lb, ub, steps[first], accs, body)
+
+
+@lowering("affine.parallel")
+def _parallel(fn: FnLowering, op: Operation) -> None:
+    if not op.regions[0].blocks or not op.regions[0].blocks[0].arguments:
+        raise unsupported("affine.parallel without induction variables")
+    if op.get_attr("mlc.parallel") is not None:
+        _outline_parallel(fn, op)
+        return
+    ops = fn.gets(op.operands)
+    bounds = _parallel_bounds(fn, op, ops)
+    inits = [reduction_identity(fn, k, convert_type(r.type)) for k, r in zip(op.reduction_kinds, op.results)]  # type: ignore[attr-defined]  # noqa: E501
+    results = _parallel_nest(fn, op, bounds, 0, [], inits)
+    for r, v in zip(op.results, results):
+        fn.vmap[r] = v
+
+
+def reduction_identity(fn: FnLowering, kind: str, t: A.Type) -> Value:
+    """The neutral value of an affine.parallel reduction kind (arith's atomic RMW kinds)."""
+    et = t.element_type if type(t) is A.VectorType else t  # type: ignore[attr-defined]
+    if kind in ("addf", "mulf", "maximumf", "minimumf", "maxnumf", "minnumf"):
+        value = {
+            "addf": 0.0, "mulf": 1.0, "maximumf": float("-inf"), "minimumf": float("inf"),
+            "maxnumf": float("nan"), "minnumf": float("nan"),
+        }[kind]  # fmt: skip
+        return fn.fconst(value, t)
+    if type(et) is not A.IntegerType:
+        raise unsupported(f"reduction '{kind}' of {t}")
+    w = et.width
+    ints = {
+        "addi": 0, "muli": 1, "ori": 0, "xori": 0, "andi": -1,
+        "maxs": -(1 << (w - 1)), "mins": (1 << (w - 1)) - 1, "maxu": 0, "minu": -1,
+    }  # fmt: skip
+    if kind not in ints:
+        raise unsupported(f"reduction kind '{kind}'")
+    if type(t) is A.VectorType:
+        attr = A.DenseElementsAttr(A.VectorType(t.shape, et), ints[kind])  # type: ignore[attr-defined]
+        return fn.v(llvm.ConstantOp, [], t, {"value": attr})
+    value = ints[kind]
+    if w == 1:
+        value = value & 1
+    return fn.const(value, t)
+
+
+def combine(fn: FnLowering, kind: str, a: Value, b: Value) -> Value:
+    """a <kind> b for an affine.parallel reduction."""
+    from mlc.lowering.to_llvm_ops import binary_by_kind
+
+    return binary_by_kind(fn, kind, a, b)
+
+
+def _captured(op: Operation) -> list[Value]:
+    """Values used in `op` (its operands included) that are defined outside it, in use order."""
+    seen: dict[Value, None] = {}
+    for v in op.operands:
+        seen.setdefault(v, None)
+    for inner in op.walk(post_order=False):
+        if inner is op:
+            continue
+        for v in inner.operands:
+            if v in seen:
+                continue
+            b = v.parent_block()
+            owner = b.parent_op if b is not None else None
+            if owner is None or not op.is_ancestor(owner):
+                seen[v] = None
+    return list(seen)
+
+
+def _outline_parallel(fn: FnLowering, op: Operation) -> None:
+    from mlc.lowering.to_llvm import FnLowering as Fn
+
+    if op.results:
+        raise unsupported("affine.parallel with reductions and 'mlc.parallel'")
+    mod = fn.m
+    captured = _captured(op)
+    ctx_type = LLVMStructType([fn.get(v).type for v in captured])
+    name = mod.unique_name(f"{fn.func_name}_parallel_body")
+    body_fn = llvm.LLVMFuncOp.build_func(
+        name, [I64, I64, PTR], None, linkage="internal", location=op.location
+    )
+    # The module lowering inserts the body before the enclosing function when all succeeded.
+    mod.outlined.append((fn.func_name, body_fn))
+    bf = Fn(mod, body_fn.regions[0], name)
+    bf.loc = op.location
+    begin, end, ctx = bf.block.arguments
+    for k, v in enumerate(captured):
+        p = _struct_field_ptr(bf, ctx, ctx_type, k)
+        bf.vmap[v] = bf.v(llvm.LoadOp, [p], fn.get(v).type)
+    ops = bf.gets(op.operands)
+    bounds = _parallel_bounds(bf, op, ops)
+    steps = op.step_values  # type: ignore[attr-defined]
+
+    def body(iv: Value, iters: list[Value]) -> list[Value]:
+        return _parallel_nest(bf, op, bounds, 1, [iv], iters)
+
+    emit_loop(bf, begin, end, steps[0], [], body)
+    bf.op(llvm.ReturnOp)
+    drop_dead_constants(body_fn)
+    # The caller: fill the context, call the runtime.
+    lb, ub = _parallel_bounds(fn, op, fn.gets(op.operands))[0]
+    one = fn.const(1)
+    ctx_ptr = fn.v(llvm.AllocaOp, [one], PTR, {"elem_type": A.TypeAttr(ctx_type)}) if ctx_type.body else None
+    for k, v in enumerate(captured):
+        p = _struct_field_ptr(fn, ctx_ptr, ctx_type, k)  # type: ignore[arg-type]
+        fn.op(llvm.StoreOp, [fn.get(v), p])
+    body_ptr = fn.v(llvm.AddressOfOp, [], PTR, {"global_name": A.SymbolRefAttr(name)})
+    if ctx_ptr is None:
+        ctx_ptr = fn.v(ZeroOp, [], PTR)
+    mod.declare("mlc_parallel_for", None, [PTR, PTR, I64, I64, I64])
+    fn.call("mlc_parallel_for", [body_ptr, ctx_ptr, lb, ub, fn.const(steps[0])], None)
+
+
+def _struct_field_ptr(fn: FnLowering, base: Value, st: A.Type, k: int) -> Value:
+    attrs = {
+        "rawConstantIndices": A.DenseArrayAttr(A.i32, [0, k]),
+        "elem_type": A.TypeAttr(st),
+    }
+    return fn.v(llvm.GEPOp, [base], PTR, attrs)
+
+
+@lowering("affine.if")
+def _if(fn: FnLowering, op: Operation) -> None:
+    iset = op.integer_set  # type: ignore[attr-defined]
+    ops = fn.gets(op.operands)
+    dims, syms = ops[: iset.num_dims], ops[iset.num_dims :]
+    cond = None
+    zero = fn.const(0)
+    for e, eq in zip(iset.constraints, iset.eq_flags):
+        v = fn.expr(e, dims, syms)
+        c = fn.icmp("eq" if eq else "sge", v, zero)
+        cond = c if cond is None else fn.v(AndOp, [cond, c], A.i1)
+    types = [convert_type(r.type) for r in op.results]
+    then_b = fn.new_block()
+    merge = fn.new_block(types)
+    has_else = bool(op.regions[1].blocks)
+    else_b = fn.new_block() if has_else else merge
+    fn.cond_br(cond, then_b, else_b)  # type: ignore[arg-type]
+    fn.enter(then_b)
+    fn.br(merge, fn.lower_ops(op.regions[0].blocks[0]))
+    if has_else:
+        fn.enter(else_b)
+        fn.br(merge, fn.lower_ops(op.regions[1].blocks[0]))
+    fn.enter(merge)
+    for r, v in zip(op.results, merge.arguments):
+        fn.vmap[r] = v
+
+
+@lowering("affine.apply")
+def _apply(fn: FnLowering, op: Operation) -> None:
+    amap = op.get_attr("map").value  # type: ignore[union-attr]
+    fn.vmap[op.results[0]] = fn.map_results(amap, fn.gets(op.operands))[0]
+
+
+@lowering("affine.min", "affine.max")
+def _minmax(fn: FnLowering, op: Operation) -> None:
+    amap = op.get_attr("map").value  # type: ignore[union-attr]
+    fn.vmap[op.results[0]] = _bound(fn, amap, fn.gets(op.operands), op.name == "affine.min")
+
+
+# ---------------------------------------------------------------------------------------------
+# Accesses
+
+
+def _access_ptr(fn: FnLowering, op: Operation, memref: Value, indices: Sequence[Value]) -> Value:
+    t = memref.type
+    amap = op.get_attr("map")
+    idx = fn.gets(indices)
+    if amap is not None:
+        idx = fn.map_results(amap.value, idx)  # type: ignore[attr-defined]
+    return fn.element_ptr(t, fn.get(memref), idx)  # type: ignore[arg-type]
+
+
+def _load(fn: FnLowering, op: Operation, memref: Value, indices: Sequence[Value]) -> None:
+    t = convert_type(op.results[0].type)
+    p = _access_ptr(fn, op, memref, indices)
+    align = A.IntegerAttr(natural_alignment(op.results[0].type), I64)
+    attrs: dict[str, A.Attribute] = {"alignment": align}
+    fn.vmap[op.results[0]] = fn.v(llvm.LoadOp, [p], t, attrs)
+
+
+def _store(fn: FnLowering, op: Operation, value: Value, memref: Value, indices: Sequence[Value]) -> None:
+    p = _access_ptr(fn, op, memref, indices)
+    align = A.IntegerAttr(natural_alignment(value.type), I64)
+    fn.op(llvm.StoreOp, [fn.get(value), p], [], {"alignment": align})
+
+
+@lowering("affine.load", "affine.vector_load", "memref.load", "vector.load")
+def _any_load(fn: FnLowering, op: Operation) -> None:
+    if op.get_attr("nontemporal") is not None and op.get_attr("nontemporal").value:  # type: ignore[union-attr]
+        raise unsupported("nontemporal loads")
+    _load(fn, op, op.operands[0], op.operands[1:])
+
+
+@lowering("affine.store", "affine.vector_store", "memref.store", "vector.store")
+def _any_store(fn: FnLowering, op: Operation) -> None:
+    if op.get_attr("nontemporal") is not None and op.get_attr("nontemporal").value:  # type: ignore[union-attr]
+        raise unsupported("nontemporal stores")
+    _store(fn, op, op.operands[0], op.operands[1], op.operands[2:])
+
+
+# ---------------------------------------------------------------------------------------------
+# memref
+
+
+def _identity_strides(fn: FnLowering, t: A.MemRefType, sizes: Sequence[Value]) -> list[Value]:
+    strides, offset = t.strides_and_offset()
+    if t.layout is not None and (offset == DYNAMIC or DYNAMIC in strides):
+        raise unsupported(f"allocation of {t} (a layout with dynamic strides or offset)")
+    if t.layout is not None:
+        return [fn.const(s) for s in strides]
+    out: list[Value] = []
+    acc = fn.const(1)
+    for s in reversed(sizes):
+        out.append(acc)
+        acc = fn.mul(acc, s)
+    return list(reversed(out))
+
+
+def _alloc_sizes(fn: FnLowering, op: Operation) -> tuple[A.MemRefType, list[Value]]:
+    t = op.results[0].type
+    dyn = iter(fn.gets(op.operands))
+    sizes = [next(dyn) if d == DYNAMIC else fn.const(d) for d in t.shape]  # type: ignore[attr-defined]
+    return t, sizes  # type: ignore[return-value]
+
+
+def _offset(t: A.MemRefType) -> int:
+    return t.strides_and_offset()[1] if t.layout is not None else 0
+
+
+@lowering("memref.alloc")
+def _alloc(fn: FnLowering, op: Operation) -> None:
+    t, sizes = _alloc_sizes(fn, op)
+    convert_type(t)
+    strides = _identity_strides(fn, t, sizes)
+    n = fn.const(1)
+    for s in sizes:
+        n = fn.mul(n, s)
+    align_attr = op.get_attr("alignment")
+    align = max(ALLOC_ALIGNMENT, align_attr.value if align_attr is not None else 0)  # type: ignore[attr-defined]
+    nbytes = fn.mul(n, fn.const(element_size(t.element_type)))
+    total = fn.add(nbytes, fn.const(align - 1))
+    fn.m.declare("malloc", PTR, [I64])
+    allocated = fn.call("malloc", [total], PTR)
+    addr = fn.v(PtrToIntOp, [allocated], I64)  # type: ignore[list-item]
+    bumped = fn.add(addr, fn.const(align - 1))
+    misalign = fn.v(URemOp, [bumped, fn.const(align)], I64)
+    shift = fn.sub(fn.const(align - 1), misalign)
+    attrs = {
+        "rawConstantIndices": A.DenseArrayAttr(A.i32, [llvm.GEP_DYNAMIC_INDEX]),
+        "elem_type": A.TypeAttr(A.i8),
+    }
+    aligned = fn.v(llvm.GEPOp, [allocated, shift], PTR, attrs)  # type: ignore[list-item]
+    fn.vmap[op.results[0]] = fn.make_desc(allocated, aligned, fn.const(_offset(t)), sizes, strides)  # type: ignore[arg-type]
+
+
+@lowering("memref.alloca")
+def _alloca(fn: FnLowering, op: Operation) -> None:
+    t, sizes = _alloc_sizes(fn, op)
+    convert_type(t)
+    strides = _identity_strides(fn, t, sizes)
+    n = fn.const(1)
+    for s in sizes:
+        n = fn.mul(n, s)
+    attrs: dict[str, A.Attribute] = {"elem_type": A.TypeAttr(convert_type(t.element_type))}
+    a = op.get_attr("alignment")
+    if a is not None:
+        attrs["alignment"] = A.IntegerAttr(a.value, I64)  # type: ignore[attr-defined]
+    p = fn.v(llvm.AllocaOp, [n], PTR, attrs)
+    fn.vmap[op.results[0]] = fn.make_desc(p, p, fn.const(_offset(t)), sizes, strides)
+
+
+@lowering("memref.dealloc")
+def _dealloc(fn: FnLowering, op: Operation) -> None:
+    if type(op.operands[0].type) is not A.MemRefType:
+        raise unsupported("dealloc of an unranked memref")
+    fn.m.declare("free", None, [PTR])
+    fn.call("free", [fn.desc_field(fn.get(op.operands[0]), 0)], None)
+
+
+@lowering("memref.dim")
+def _dim(fn: FnLowering, op: Operation) -> None:
+    t = op.operands[0].type
+    if type(t) is not A.MemRefType:
+        raise unsupported("memref.dim of an unranked memref")
+    desc = fn.get(op.operands[0])
+    idx = fn.get(op.operands[1])
+    k = fn._cval(idx)
+    if k is not None:
+        if not 0 <= k < len(t.shape):
+            raise unsupported(f"memref.dim with out-of-range index {k}")
+        fn.vmap[op.results[0]] = fn.desc_size(t, desc, k)
+        return
+    # A dynamic index: spill the sizes to the stack and load the one asked for.
+    r = len(t.shape)
+    arr_t = LLVMArrayType(r, I64)
+    sizes = fn.extract(desc, [3], arr_t)
+    slot = fn.v(llvm.AllocaOp, [fn.const(1)], PTR, {"elem_type": A.TypeAttr(arr_t)})
+    fn.op(llvm.StoreOp, [sizes, slot])
+    attrs = {
+        "rawConstantIndices": A.DenseArrayAttr(A.i32, [0, llvm.GEP_DYNAMIC_INDEX]),
+        "elem_type": A.TypeAttr(arr_t),
+    }
+    p = fn.v(llvm.GEPOp, [slot, idx], PTR, attrs)
+    fn.vmap[op.results[0]] = fn.v(llvm.LoadOp, [p], I64)
+
+
+@lowering("memref.cast")
+def _cast(fn: FnLowering, op: Operation) -> None:
+    src, dst = op.operands[0].type, op.results[0].type
+    if type(src) is not A.MemRefType or type(dst) is not A.MemRefType:
+        raise unsupported("memref.cast to or from an unranked memref")
+    fn.vmap[op.results[0]] = fn.get(op.operands[0])
+
+
+@lowering("memref.copy")
+def _copy(fn: FnLowering, op: Operation) -> None:
+    src, dst = op.operands[0].type, op.operands[1].type
+    for t in (src, dst):
+        if type(t) is not A.MemRefType or t.layout is not None:  # type: ignore[attr-defined]
+            raise unsupported("memref.copy of memrefs without the identity layout")
+    s, d = fn.get(op.operands[0]), fn.get(op.operands[1])
+    n = fn.num_elements(src, s)  # type: ignore[arg-type]
+    nbytes = fn.mul(n, fn.const(element_size(src.element_type)))  # type: ignore[attr-defined]
+    fn.op(
+        MemcpyOp,
+        [fn.element_ptr(dst, d, []), fn.element_ptr(src, s, []), nbytes],  # type: ignore[arg-type]
+        [],
+        {"isVolatile": A.IntegerAttr(0, A.i1)},
+    )
+
+
+def _global_array_type(t: A.MemRefType) -> A.Type:
+    out = convert_type(t.element_type)
+    for d in reversed(t.shape):
+        out = LLVMArrayType(d, out)
+    return out
+
+
+def lower_global(op: Operation) -> Operation:
+    """llvm.mlir.global of a memref.global (nested arrays of the element type)."""
+    from mlc.lowering.to_llvm import LegalizeError
+
+    t = op.get_attr("type").value  # type: ignore[union-attr]
+    try:
+        if not t.has_static_shape or t.layout is not None:
+            raise unsupported(f"memref.global of type {t} (static identity-layout shapes only)")
+        gt = _global_array_type(t)
+    except Exception as e:  # noqa: BLE001 - Unsupported
+        raise LegalizeError(op, str(e)) from None
+    name = op.get_attr("sym_name")
+    vis = op.get_attr("sym_visibility")
+    private = vis is not None and vis.value == "private"  # type: ignore[attr-defined]
+    init = op.get_attr("initial_value")
+    attrs: dict[str, A.Attribute] = {
+        "sym_name": name,  # type: ignore[dict-item]
+        "global_type": A.TypeAttr(gt),
+        "linkage": LinkageAttr("private" if private else "external"),
+    }
+    if op.get_attr("constant") is not None:
+        attrs["constant"] = A.UnitAttr()
+    if type(init) is A.DenseElementsAttr:
+        et = t.element_type
+        value = init
+        if et is A.index:
+            value = A.DenseElementsAttr(A.RankedTensorType(t.shape, I64), init.array)
+        attrs["value"] = value
+    # uninitialized (a unit attribute): no value; the translation gives it an undef initializer
+    align = op.get_attr("alignment")
+    if align is not None:
+        attrs["alignment"] = A.IntegerAttr(align.value, I64)  # type: ignore[attr-defined]
+    return llvm.GlobalOp.create((), (), attrs, 1, location=op.location)
+
+
+@lowering("memref.get_global")
+def _get_global(fn: FnLowering, op: Operation) -> None:
+    t = op.results[0].type
+    name = op.get_attr("name").root  # type: ignore[union-attr]
+    p = fn.v(llvm.AddressOfOp, [], PTR, {"global_name": A.SymbolRefAttr(name)})
+    sizes = [fn.const(d) for d in t.shape]  # type: ignore[attr-defined]
+    strides = _identity_strides(fn, t, sizes)  # type: ignore[arg-type]
+    fn.vmap[op.results[0]] = fn.make_desc(p, p, fn.const(0), sizes, strides)
+
+
+__all__ = ["emit_loop", "lower_global", "reduction_identity", "combine", "descriptor_type"]
