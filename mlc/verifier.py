@@ -701,6 +701,7 @@ class _Verifier:
                     blocks = [b for r in o.regions for b in r.blocks]
                     bi = -1
                     block = None
+                    child = None  # o's siblings resume from the stack, after its regions
                     iso = None
                     if o._has_symbol_table:
                         tbl = o
