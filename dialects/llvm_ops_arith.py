@@ -385,13 +385,13 @@ def _parse_overflow_directive(cls: Any, parser: Any, state: OperationState) -> A
     return None
 
 
-def _print_fastmath_directive(self: Any, p: Any, attr: Any) -> None:
+def print_fastmath_directive(self: Any, p: Any, attr: Any) -> None:
     if attr is not None and attr.flags:
         p.write(" fastmath")
         attr.print_parameters(p)
 
 
-def _parse_fastmath_directive(cls: Any, parser: Any, state: OperationState) -> Any:
+def parse_fastmath_directive(cls: Any, parser: Any, state: OperationState) -> Any:
     if parser.parse_optional_keyword("fastmath"):
         return FastmathFlagsAttr.parse_parameters(parser)
     return None
@@ -417,8 +417,8 @@ class _FloatBinaryOp(Op, InferTypeOpInterface):
     res = result(LLVMFloatLike)
     fastmathFlags = prop(FastmathC, default=FASTMATH_NONE)  # noqa: N815 - MLIR's name
     format = _FLOAT_FORMAT
-    print_Fastmath = _print_fastmath_directive
-    parse_Fastmath = classmethod(_parse_fastmath_directive)
+    print_Fastmath = print_fastmath_directive
+    parse_Fastmath = classmethod(parse_fastmath_directive)
 
 
 def _int_op(
@@ -447,8 +447,8 @@ def _int_op(
         ns["format"] = _INT_FORMAT
     if mnemonic in ("udiv", "sdiv", "urem", "srem"):
         ns["traits"] = (SameOperandsAndResultType,)  # division may trap: not speculatable
-        return type(_camel(mnemonic) + "Op", (base, _DivisionEffects), ns)
-    return type(_camel(mnemonic) + "Op", (base,), ns)
+        return type(camel_name(mnemonic) + "Op", (base, _DivisionEffects), ns)
+    return type(camel_name(mnemonic) + "Op", (base,), ns)
 
 
 class _DivisionEffects(MemoryEffectsOpInterface, ConditionallySpeculatable):
@@ -463,7 +463,7 @@ class _DivisionEffects(MemoryEffectsOpInterface, ConditionallySpeculatable):
         return False
 
 
-def _camel(mnemonic: str) -> str:
+def camel_name(mnemonic: str) -> str:
     return "".join(part.capitalize() for part in mnemonic.replace(".", "_").split("_"))
 
 
@@ -498,7 +498,7 @@ def _float_op(mnemonic: str, summary: str, commutative: bool = False) -> type:
         "format": _FLOAT_FORMAT,
         "__module__": __name__,
     }
-    return type(_camel(mnemonic) + "Op", (_FloatBinaryOp,), ns)
+    return type(camel_name(mnemonic) + "Op", (_FloatBinaryOp,), ns)
 
 
 FAddOp = _float_op("fadd", "Float addition.", True)
@@ -523,8 +523,8 @@ class FNegOp(Op, InferTypeOpInterface):
     fastmathFlags = prop(FastmathC, default=FASTMATH_NONE)  # noqa: N815
     format = "$operand_ `` custom<Fastmath>($fastmathFlags) attr-dict `:` type($res)"
     llvm_opcode = "fneg"
-    print_Fastmath = _print_fastmath_directive
-    parse_Fastmath = classmethod(_parse_fastmath_directive)
+    print_Fastmath = print_fastmath_directive
+    parse_Fastmath = classmethod(parse_fastmath_directive)
 
     @classmethod
     def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
@@ -553,6 +553,7 @@ class ICmpOp(Op, InferTypeOpInterface):
     format = "$predicate $lhs `,` $rhs attr-dict `:` type($lhs)"
     llvm_opcode = "icmp"
     predicates = ICMP_PREDICATES
+    ir_predicates = ICMP_PREDICATES
 
     @classmethod
     def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
@@ -584,8 +585,10 @@ class FCmpOp(Op, InferTypeOpInterface):
     format = "$predicate $lhs `,` $rhs `` custom<Fastmath>($fastmathFlags) attr-dict `:` type($lhs)"
     llvm_opcode = "fcmp"
     predicates = FCMP_PREDICATES
-    print_Fastmath = _print_fastmath_directive
-    parse_Fastmath = classmethod(_parse_fastmath_directive)
+    # LLVM IR's spelling of each predicate (MLIR's `_false`/`_true` are `false`/`true`).
+    ir_predicates = tuple(p.lstrip("_") for p in FCMP_PREDICATES)
+    print_Fastmath = print_fastmath_directive
+    parse_Fastmath = classmethod(parse_fastmath_directive)
 
     @classmethod
     def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
@@ -620,8 +623,8 @@ class SelectOp(Op, InferTypeOpInterface):
     )
     format_type_equalities = (("trueValue", "falseValue", "res"),)
     llvm_opcode = "select"
-    print_Fastmath = _print_fastmath_directive
-    parse_Fastmath = classmethod(_parse_fastmath_directive)
+    print_Fastmath = print_fastmath_directive
+    parse_Fastmath = classmethod(parse_fastmath_directive)
 
     @classmethod
     def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
@@ -719,9 +722,9 @@ def _cast_op(
         ns["format"] = (
             "$arg `` custom<Fastmath>($fastmathFlags) attr-dict `:` type($arg) `to` type($res)"
         )
-        ns["print_Fastmath"] = _print_fastmath_directive
-        ns["parse_Fastmath"] = classmethod(_parse_fastmath_directive)
-    return type(_camel(mnemonic) + "Op", (_CastOp,), ns)
+        ns["print_Fastmath"] = print_fastmath_directive
+        ns["parse_Fastmath"] = classmethod(parse_fastmath_directive)
+    return type(camel_name(mnemonic) + "Op", (_CastOp,), ns)
 
 
 TruncOp = _cast_op(

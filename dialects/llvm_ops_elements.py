@@ -18,11 +18,10 @@ from mlc.dialects.llvm_ops_arith import (
     LLVMVector,
     MaskC,
     PositionC,
-    _camel,
-    _parse_fastmath_directive,
-    _print_fastmath_directive,
-    _q,
+    camel_name,
+    parse_fastmath_directive,
     parse_index_list,
+    print_fastmath_directive,
     print_index_list,
 )
 from mlc.dialects.llvm_types import LLVMArrayType, LLVMStructType, is_compatible_type
@@ -42,6 +41,11 @@ from mlc.ir.opdef import (
     prop,
     result,
 )
+
+
+def _q(t: A.Type) -> str:
+    return f"'{t}'"
+
 
 # ---------------------------------------------------------------------------------------------
 # Vector and aggregate element access
@@ -411,8 +415,8 @@ class _FloatIntrinsicOp(Op, InferTypeOpInterface):
         "`:` functional-type(operands, results)"
     )
     llvm_opcode = ""
-    print_Fastmath = _print_fastmath_directive
-    parse_Fastmath = classmethod(_parse_fastmath_directive)
+    print_Fastmath = print_fastmath_directive
+    parse_Fastmath = classmethod(parse_fastmath_directive)
 
     @classmethod
     def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
@@ -433,7 +437,7 @@ def _intrinsic(mnemonic: str, arity: int, summary: str) -> type:
     }
     for name in ("a", "b", "c")[:arity]:
         ns[name] = operand(LLVMFloatLike)
-    return type(_camel(mnemonic) + "Op", (_FloatIntrinsicOp,), ns)
+    return type(camel_name(mnemonic) + "Op", (_FloatIntrinsicOp,), ns)
 
 
 FMAOp = _intrinsic("fma", 3, "Fused multiply-add: a * b + c with a single rounding.")

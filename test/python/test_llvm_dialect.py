@@ -200,6 +200,8 @@ def test_translation_tables() -> None:
     assert L.LoadOp.llvm_opcode == "load" and L.GEPOp.llvm_opcode == "getelementptr"
     assert len(LA.ICmpOp.predicates) == 10 and LA.ICmpOp.predicates[2] == "slt"
     assert len(LA.FCmpOp.predicates) == 16 and LA.FCmpOp.predicates[4] == "olt"
+    assert LA.FCmpOp.ir_predicates[0] == "false" and LA.FCmpOp.ir_predicates[15] == "true"
+    assert LA.ICmpOp.ir_predicates == LA.ICmpOp.predicates
     assert T.FastmathFlagsAttr.from_names("nnan", "ninf").names == ["nnan", "ninf"]
     assert T.FastmathFlagsAttr.from_names("fast").names == ["fast"]
     assert T.FastmathFlagsAttr(0).names == []
