@@ -727,16 +727,18 @@ class ParallelOp(Op, LoopLikeOpInterface):
     def verify_op(self) -> None:
         blocks = self.regions[0].blocks
         n_args = len(blocks[0].arguments) if blocks else 0
-        lbg = _groups(self.get_attr("lowerBoundsGroups"))  # type: ignore[arg-type]
-        ubg = _groups(self.get_attr("upperBoundsGroups"))  # type: ignore[arg-type]
+        n_lbg = self.get_attr("lowerBoundsGroups").type.shape[0]  # type: ignore[union-attr]
+        n_ubg = self.get_attr("upperBoundsGroups").type.shape[0]  # type: ignore[union-attr]
         steps = self.step_values
         n = len(steps)
-        if len(lbg) != n or len(ubg) != n or n_args != n:
+        if n_lbg != n or n_ubg != n or n_args != n:
             raise self.error(
                 f"the number of region arguments ({n_args}) and the number of map groups for "
-                f"lower ({len(lbg)}) and upper bound ({len(ubg)}), and the number of steps "
+                f"lower ({n_lbg}) and upper bound ({n_ubg}), and the number of steps "
                 f"({n}) must all match"
             )
+        lbg = _groups(self.get_attr("lowerBoundsGroups"))  # type: ignore[arg-type]
+        ubg = _groups(self.get_attr("upperBoundsGroups"))  # type: ignore[arg-type]
         lb_map, ub_map = self.lower_bounds_map, self.upper_bounds_map
         for which, groups, amap in (("lower", lbg, lb_map), ("upper", ubg, ub_map)):
             if sum(groups) != amap.num_results:

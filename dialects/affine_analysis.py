@@ -44,8 +44,10 @@ def affine_scope(op: Operation) -> Region | None:
 def _defining_region(value: Value) -> Region | None:
     if type(value) is OpResult:
         block = value.op.parent
+    elif type(value) is BlockArgument:
+        block = value.block
     else:
-        block = value.block  # type: ignore[attr-defined]
+        return None  # a placeholder (unresolved reference) is defined nowhere
     return block.parent if block is not None else None
 
 
