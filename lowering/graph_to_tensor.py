@@ -205,6 +205,8 @@ class Emitter:
             return a + b
         if isinstance(b, int) and b == 0:
             return a
+        if isinstance(a, int) and a == 0:
+            return b
         return self.create(arith.AddIOp, [self.size(a), self.size(b)]).results[0]
 
     def sub(self, a: int | Value, b: int | Value) -> int | Value:
@@ -527,35 +529,30 @@ def lower_concat(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
     if len(operands) == 1:
         return [em.cast(operands[0], res_t)]
     rank = res_t.rank
-    # Sizes of the non-axis dims from the first operand that knows them statically.
+    parts = [[em.size_of(v, i) for i in range(rank)] for v in operands]
+    offsets: list[int | Value] = [0]
+    for part in parts[:-1]:
+        offsets.append(em.add(offsets[-1], part[axis]))
+    total = em.add(offsets[-1], parts[-1][axis])
+    # A non-axis dim from the first operand that knows it statically.
     sizes: list[int | Value] = []
     for i in range(rank):
-        if i == axis:
-            total: int | Value = 0
-            for v in operands:
-                total = em.add(total, em.size_of(v, i))
-            sizes.append(total)
-            continue
         static = [t.shape[i] for t in types if t.shape[i] != DYNAMIC]
-        sizes.append(static[0] if static else em.size_of(operands[0], i))
+        sizes.append(total if i == axis else static[0] if static else parts[0][i])
     shape = [s if isinstance(s, int) else DYNAMIC for s in sizes]
-    full_t = A.RankedTensorType(shape, res_t.element_type)
-    acc = em.empty(full_t, sizes)
-    offset: int | Value = 0
-    for v in operands:
+    acc = em.empty(A.RankedTensorType(shape, res_t.element_type), sizes)
+    for v, part, offset in zip(operands, parts, offsets):
         offs = [offset if i == axis else 0 for i in range(rank)]
-        part = [em.size_of(v, i) for i in range(rank)]
-        dyn_offs = [o for o in offs if not isinstance(o, int)]
-        dyn_sizes = [s for s in part if not isinstance(s, int)]
         attrs = {
             "static_offsets": tensor.i64_array(_static_entries(offs)),
             "static_sizes": tensor.i64_array(_static_entries(part)),
             "static_strides": tensor.i64_array([1] * rank),
         }
+        dyn_offs = [o for o in offs if not isinstance(o, int)]
+        dyn_sizes = [s for s in part if not isinstance(s, int)]
         acc = em.create(
             tensor.InsertSliceOp, [v, acc, dyn_offs, dyn_sizes, []], None, attrs
         ).results[0]
-        offset = em.add(offset, part[axis])
     return [em.cast(acc, res_t)]
 
 
@@ -614,26 +611,27 @@ def lower_reshape(em: Emitter, op: Operation, operands: list[Value]) -> list[Val
         return [em.cast(em.collapse(x, dst_t, groups), res_t)]
     groups = collapse_groups(dst, src) if len(dst) >= len(src) else None
     if groups is not None:
-        sizes = _expand_sizes(em, x, dst, groups)
+        sizes = _expand_sizes(em, [em.size_of(x, i) for i in range(xt.rank)], dst, groups)
         return [em.cast(em.expand(x, dst_t, groups, sizes), res_t)]
     # General case: through 1-D.
     total: int | Value = 1
     for i in range(xt.rank):
         total = em.mul(total, em.size_of(x, i))
     flat_t = A.RankedTensorType([total if isinstance(total, int) else DYNAMIC], et)
-    flat = em.collapse(x, flat_t, [list(range(xt.rank))]) if xt.rank != 1 else x
-    if flat_t.rank == 1 and xt.rank == 0:
+    if xt.rank == 0:
         flat = em.expand(x, flat_t, [], [])
+    else:
+        flat = em.collapse(x, flat_t, [list(range(xt.rank))]) if xt.rank != 1 else x
     groups = [list(range(len(dst)))]
-    sizes = _expand_sizes(em, flat, dst, groups)
+    sizes = _expand_sizes(em, [total], dst, groups)
     return [em.cast(em.expand(flat, dst_t, groups, sizes), res_t)]
 
 
 def _expand_sizes(
-    em: Emitter, x: Value, dst: Sequence[int], groups: list[list[int]]
+    em: Emitter, src: Sequence[int | Value], dst: Sequence[int], groups: list[list[int]]
 ) -> list[int | Value | None]:
-    """The dynamic dst sizes of an expansion of `x`: per group, the source dim divided by the
-    product of the group's static dims (a group has at most one `?`)."""
+    """The dynamic dst sizes of an expansion of a source with sizes `src`: per group, the source
+    size divided by the product of the group's static dims (a group has at most one `?`)."""
     sizes: list[int | Value | None] = [None] * len(dst)
     for k, g in enumerate(groups):
         dynamic = [i for i in g if dst[i] == DYNAMIC]
@@ -647,7 +645,7 @@ def _expand_sizes(
                 static *= dst[i]
         if static == 0:
             raise unsupported("reshape inferring a dimension next to a zero-size one")
-        sizes[dynamic[0]] = em.floordiv(em.size_of(x, k), static)
+        sizes[dynamic[0]] = em.floordiv(src[k], static)
     return sizes
 
 

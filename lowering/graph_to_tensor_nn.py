@@ -133,7 +133,8 @@ def lower_reduce(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
         count: Size = 1
         for a in axes:
             count = em.mul(count, em.size_of(x, a))
-        red = _divide_by_count(em, red, count)
+        kept = [em.size_of(x, i) for i in range(xt.rank) if i not in axes]
+        red = _divide_by_count(em, red, kept, count)
     if op.keepdims_value():  # type: ignore[attr-defined]
         rank = xt.rank
         sizes: list[Size] = [1 if i in axes else em.size_of(x, i) for i in range(rank)]
@@ -141,8 +142,9 @@ def lower_reduce(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
     return [em.cast(red, res_t)]
 
 
-def _divide_by_count(em: Emitter, x: Value, count: Size) -> Value:
-    """x / count elementwise (count a static int or an index value, converted to the float)."""
+def _divide_by_count(em: Emitter, x: Value, sizes: Sequence[Size], count: Size) -> Value:
+    """x / count elementwise (x with dim sizes `sizes`; count a static int or an index value,
+    converted to the element type)."""
     xt = ranked(x)
     et = xt.element_type
     if isinstance(count, int):
@@ -151,7 +153,7 @@ def _divide_by_count(em: Emitter, x: Value, count: Size) -> Value:
         i64 = em.create(arith.IndexCastOp, [count], [A.i64]).results[0]
         c = em.create(arith.SIToFPOp, [i64], [et]).results[0]
     rank = xt.rank
-    init = em.empty(xt, [em.size_of(x, i) for i in range(rank)])
+    init = em.empty(xt, sizes)
     ident = identity_map(rank)
     return em.generic(
         [x], [init], [ident, ident], [PARALLEL] * rank,
@@ -287,7 +289,7 @@ def lower_pool2d(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
     out = _window_generic(em, xp, init, kernel, strides, add=not is_max)
     if not is_max:
         if not any((top, left, bottom, right)):
-            out = _divide_by_count(em, out, kernel[0] * kernel[1])
+            out = _divide_by_count(em, out, sizes, kernel[0] * kernel[1])
         else:
             ones = em.fill(_type_of([h, w], et), [h, w], 1.0)
             padded = em.pad(ones, [top, left], [bottom, right], 0.0)

@@ -284,6 +284,7 @@ RESHAPES = [
     ((2, None, 3), (2, 5, 3), (2, -1), (2, None)),
     ((2, 3, 4), (2, 3, 4), (4, -1), (4, None)),  # result type less static
     ((0, 3), (0, 3), (3, 0), (3, 0)),  # empty
+    ((None, None), (4, 6), (2, -1, 4), (2, None, 4)),  # dynamic, through 1-D
 ]
 
 
