@@ -8,7 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mlc.interfaces import constant_value
+from mlc.interfaces import (
+    READ,
+    WRITE,
+    ConditionallySpeculatable,
+    EffectInstance,
+    MemoryEffectsOpInterface,
+    constant_value,
+    get_effects,
+)
 from mlc.ir import attributes as A
 from mlc.ir.affine import AffineDimExpr, AffineMap
 from mlc.ir.context import Dialect
@@ -1274,10 +1282,13 @@ class PadOp(Op):
 
 PARALLEL, REDUCTION = "parallel", "reduction"
 _GENERIC_PROPS = ("doc", "indexing_maps", "iterator_types", "library_call")
+_TensorOrMemRef = Constraint(
+    lambda t: type(t) is A.RankedTensorType or type(t) is A.MemRefType, "ranked tensor or memref"
+)
 
 
-class GenericOp(Op):
-    """A structured computation over an iteration space on tensors (linalg.generic's semantics).
+class GenericOp(Op, MemoryEffectsOpInterface, ConditionallySpeculatable):
+    """A structured computation over an iteration space on tensors or buffers (linalg.generic).
 
     Each loop of the iteration space is `parallel` or `reduction` (`iterator_types`); each
     input and output has an affine `indexing_maps` entry from the loop indices to its element
@@ -1293,12 +1304,26 @@ class GenericOp(Op):
           %1 = arith.addf %in, %out : f32
           tensor.yield %1 : f32
         } -> tensor<4xf32>
+
+    The buffer form (what `bufferize` produces, like linalg.generic on buffers) has memref
+    operands only and no results: the body's yielded values are stored into the outputs in
+    place, the inputs are read. It has memory effects (reads of the inputs, reads and writes of
+    the outputs); `convert-tensor-to-affine` turns it into a loop nest.
+
+        tensor.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                         affine_map<(d0, d1) -> (d0)>],
+                        iterator_types = ["parallel", "reduction"]}
+            ins(%a : memref<4x8xf32>) outs(%acc : memref<4xf32>) {
+        ^bb0(%in: f32, %out: f32):
+          %1 = arith.addf %in, %out : f32
+          tensor.yield %1 : f32
+        }
     """
 
     name = "tensor.generic"
-    traits = (Pure, RecursiveMemoryEffects, SingleBlock)
-    inputs = var_operand(AnyRankedTensor)
-    outputs = var_operand(AnyRankedTensor)
+    traits = (RecursiveMemoryEffects, SingleBlock)
+    inputs = var_operand(_TensorOrMemRef)
+    outputs = var_operand(_TensorOrMemRef)
     indexing_maps = prop(
         Constraint(
             lambda a: type(a) is A.ArrayAttr and all(type(m) is A.AffineMapAttr for m in a),
@@ -1339,11 +1364,41 @@ class GenericOp(Op):
         }
         return cls.build(  # type: ignore[return-value]
             [list(inputs), list(outputs)],
-            [[v.type for v in outputs]],
+            [[v.type for v in outputs if type(v.type) is A.RankedTensorType]],
             attrs,
             regions=[Region([block])],
             location=location,
         )
+
+    # -- semantics: tensors (values) or buffers (memrefs written in place) ----------------------
+
+    @property
+    def has_buffer_semantics(self) -> bool:
+        """True for the buffer form: every operand a memref, no results."""
+        ops = self._operands
+        return bool(ops) and all(type(u.value.type) is A.MemRefType for u in ops)
+
+    def get_effects(self) -> list[EffectInstance]:
+        """Buffer form: reads of the inputs, reads and writes of the outputs (plus the body's
+        effects); tensor form: only the body's effects (none for arith/math bodies)."""
+        effects: list[EffectInstance] = []
+        for child in self.regions[0].blocks[0] if self.regions[0].blocks else ():
+            sub = get_effects(child)
+            if sub is None:
+                return [EffectInstance(READ), EffectInstance(WRITE)]
+            effects.extend(sub)
+        n_in = len(self.inputs)
+        for i, u in enumerate(self._operands):
+            v = u.value
+            if type(v.type) is A.MemRefType:
+                effects.append(EffectInstance(READ, v))
+                if i >= n_in:
+                    effects.append(EffectInstance(WRITE, v))
+        return effects
+
+    def is_speculatable(self) -> bool:
+        """The tensor form is pure (hoistable); the buffer form writes memory."""
+        return not any(type(u.value.type) is A.MemRefType for u in self._operands)
 
     # -- accessors used by lowering, fusion and the interpreter ---------------------------------
 
@@ -1473,6 +1528,12 @@ class GenericOp(Op):
                 raise self.error(
                     f"unexpected iterator_type \"{k}\" (expected 'parallel' or 'reduction')"
                 )
+        memrefs = [type(v.type) is A.MemRefType for v in operands]
+        if any(memrefs) and not all(memrefs):
+            raise self.error(
+                "expected all input/output operands to be tensors or all to be memrefs (mixed "
+                "tensor and buffer semantics is not supported)"
+            )
         n_loops = len(kinds)
         for i, (m, v) in enumerate(zip(maps, operands)):
             if m.num_symbols != 0:
@@ -1500,12 +1561,13 @@ class GenericOp(Op):
                         f"d{e.position}"
                     )
         results = self.results
-        if len(results) != len(outs):
+        tensor_outs = [o for o in outs if type(o.type) is A.RankedTensorType]
+        if len(results) != len(tensor_outs):
             raise self.error(
                 f"expected the number of tensor results ({len(results)}) to be equal to the "
-                f"number of output tensors ({len(outs)})"
+                f"number of output tensors ({len(tensor_outs)})"
             )
-        for i, (r, o) in enumerate(zip(results, outs)):
+        for i, (r, o) in enumerate(zip(results, tensor_outs)):
             if r.type is not o.type:
                 raise self.error(
                     f"expected type of operand #{len(ins) + i} ('{o.type}') to match type of "
