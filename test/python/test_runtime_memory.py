@@ -1,8 +1,11 @@
 """mlc.runtime memory: a compiled MLP that allocates its hidden layer with `aligned_alloc` and frees
-it keeps the process RSS flat over many calls; a leaking variant is caught by the same measure."""
+it keeps the process RSS (and glibc's count of bytes in use) flat over many calls; a leaking
+variant is caught. RSS alone cannot catch it reliably: a long-running process (the whole test
+suite) has freed-but-resident heap pages that a leak reuses without growing the RSS."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 
 import numpy as np
@@ -138,6 +141,32 @@ def rss() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks")
+        + ("uordblks", "fordblks", "keepcost")
+    ]
+
+
+def _mallinfo2() -> object:
+    try:
+        fn = ctypes.CDLL(None).mallinfo2  # glibc >= 2.33
+    except AttributeError:
+        return None
+    fn.restype = _MallInfo2
+    return fn
+
+
+_MALLINFO2 = _mallinfo2()
+
+
+def heap_in_use() -> int:
+    """Bytes malloc has handed out and not taken back (glibc's mallinfo2)."""
+    info = _MALLINFO2()  # type: ignore[misc, operator]
+    return info.uordblks + info.hblkhd
+
+
 def inputs(batch: int) -> tuple[np.ndarray, ...]:
     rng = np.random.default_rng(0)
     shapes = [(batch, 8), (8, 16), (16,), (16, 4)]
@@ -153,13 +182,13 @@ def mlp() -> JitModule:
     return compile_llvm_ir(MLP, {"mlp": MLP_SIG})
 
 
-def growth(fn: object, args: tuple, calls: int, warmup: int = 200) -> int:
+def growth(fn: object, args: tuple, calls: int, measure: object = rss, warmup: int = 200) -> int:
     for _ in range(warmup):  # allocator arenas, NumPy's caches
         fn(*args)  # type: ignore[operator]
-    before = rss()
+    before = measure()  # type: ignore[operator]
     for _ in range(calls):
         fn(*args)  # type: ignore[operator]
-    return rss() - before
+    return measure() - before  # type: ignore[operator]
 
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc")
@@ -180,8 +209,14 @@ def test_rss_flat_over_many_calls(mlp: JitModule) -> None:
     assert grew < BOUND, f"RSS grew by {grew / 2**20:.1f} MiB over {CALLS} calls"
 
 
-def test_rss_measure_catches_a_leak() -> None:
+@pytest.mark.skipif(_MALLINFO2 is None, reason="needs glibc's mallinfo2")
+def test_heap_flat_over_many_calls(mlp: JitModule) -> None:
+    grew = growth(mlp.mlp, inputs(BATCH), CALLS, heap_in_use)
+    assert grew < BOUND, f"the heap grew by {grew / 2**20:.1f} MiB over {CALLS} calls"
+
+
+@pytest.mark.skipif(_MALLINFO2 is None, reason="needs glibc's mallinfo2")
+def test_heap_measure_catches_a_leak() -> None:
     leaky = compile_llvm_ir(MLP.replace("  call void @free(ptr %h)\n", ""), {"mlp": MLP_SIG})
-    args = inputs(BATCH)
-    grew = growth(leaky.mlp, args, 100, warmup=10)  # leaks 110 x 64 KiB in all
-    assert grew > (100 * 64 << 10) // 2
+    grew = growth(leaky.mlp, inputs(BATCH), 100, heap_in_use, warmup=10)
+    assert grew >= 100 * (BATCH * 64 + 64)  # every call leaks its hidden buffer
