@@ -27,20 +27,16 @@ from typing import Any
 from mlc.dialects import llvm
 from mlc.dialects.llvm_ops_arith import (
     AddOp,
-    AndOp,
     ICmpOp,
     MulOp,
-    PtrToIntOp,
     SDivOp,
     SelectOp,
     SRemOp,
     SubOp,
     UndefOp,
-    URemOp,
 )
 from mlc.dialects.llvm_ops_elements import ExtractValueOp, InsertValueOp
 from mlc.dialects.llvm_types import (
-    LinkageAttr,
     LLVMArrayType,
     LLVMFunctionType,
     LLVMPointerType,
@@ -287,9 +283,7 @@ class FnLowering:
         fargs: Sequence[Value] = (),
     ) -> None:
         seg = A.DenseArrayAttr(A.i32, [1, len(targs), len(fargs)])
-        self.op(
-            llvm.CondBrOp, [cond, *targs, *fargs], [], {"operandSegmentSizes": seg}, [t, f]
-        )
+        self.op(llvm.CondBrOp, [cond, *targs, *fargs], [], {"operandSegmentSizes": seg}, [t, f])
 
     def extract(self, agg: Value, position: Sequence[int], t: A.Type) -> Value:
         return self.v(ExtractValueOp, [agg], t, {"position": A.DenseArrayAttr(I64, list(position))})
@@ -483,7 +477,9 @@ class FnLowering:
     # -- calls ---------------------------------------------------------------------------------
 
     def call(self, callee: str, args: Sequence[Value], result: A.Type | None) -> Value | None:
-        ft = LLVMFunctionType(result if result is not None else LLVMVoidType(), [a.type for a in args])
+        ft = LLVMFunctionType(
+            result if result is not None else LLVMVoidType(), [a.type for a in args]
+        )
         call = llvm.CallOp.build_call(callee, list(args), ft)
         call.location = self.loc
         self.block.append(call)
@@ -612,7 +608,9 @@ def lower_func(mod: ModuleLowering, func: Operation) -> Operation:
         if type(t) is A.MemRefType:
             r = len(t.shape)
             fields = [next(params) for _ in range(3 + 2 * r)]
-            fn.vmap[arg] = fn.make_desc(fields[0], fields[1], fields[2], fields[3 : 3 + r], fields[3 + r :])
+            fn.vmap[arg] = fn.make_desc(
+                fields[0], fields[1], fields[2], fields[3 : 3 + r], fields[3 + r :]
+            )
         else:
             fn.vmap[arg] = next(params)
     fn.lower_ops(body.blocks[0])

@@ -14,13 +14,11 @@ from mlc.dialects import llvm
 from mlc.dialects.llvm_ops_arith import AndOp, PtrToIntOp, URemOp, ZeroOp
 from mlc.dialects.llvm_ops_elements import MemcpyOp
 from mlc.dialects.llvm_types import LinkageAttr, LLVMArrayType, LLVMStructType
-from mlc.ir import attributes as A
-from mlc.ir.core import Operation, Value
 from mlc.lowering.to_llvm import (
+    ALLOC_ALIGNMENT,
     DYNAMIC,
     I64,
     PTR,
-    ALLOC_ALIGNMENT,
     FnLowering,
     convert_type,
     descriptor_type,
@@ -30,6 +28,9 @@ from mlc.lowering.to_llvm import (
     natural_alignment,
     unsupported,
 )
+
+from mlc.ir import attributes as A
+from mlc.ir.core import Operation, Value
 
 # ---------------------------------------------------------------------------------------------
 # Loops
@@ -93,13 +94,17 @@ def _groups(attr: A.Attribute) -> list[int]:
     return [int(x) for x in attr.array.reshape(-1)]  # type: ignore[attr-defined]
 
 
-def _parallel_bounds(fn: FnLowering, op: Operation, ops: Sequence[Value]) -> list[tuple[Value, Value]]:
+def _parallel_bounds(
+    fn: FnLowering, op: Operation, ops: Sequence[Value]
+) -> list[tuple[Value, Value]]:
     lmap, umap = op.lower_bounds_map, op.upper_bounds_map  # type: ignore[attr-defined]
     lvals = fn.map_results(lmap, ops[: lmap.num_inputs])
     uvals = fn.map_results(umap, ops[lmap.num_inputs :])
     out = []
     li = ui = 0
-    for ng, nu in zip(_groups(op.get_attr("lowerBoundsGroups")), _groups(op.get_attr("upperBoundsGroups"))):  # type: ignore[arg-type]  # noqa: E501
+    for ng, nu in zip(
+        _groups(op.get_attr("lowerBoundsGroups")), _groups(op.get_attr("upperBoundsGroups"))
+    ):  # type: ignore[arg-type]  # noqa: E501
         lb = lvals[li]
         for v in lvals[li + 1 : li + ng]:
             lb = fn.smax(lb, v)
@@ -146,7 +151,10 @@ def _parallel(fn: FnLowering, op: Operation) -> None:
         return
     ops = fn.gets(op.operands)
     bounds = _parallel_bounds(fn, op, ops)
-    inits = [reduction_identity(fn, k, convert_type(r.type)) for k, r in zip(op.reduction_kinds, op.results)]  # type: ignore[attr-defined]  # noqa: E501
+    inits = [
+        reduction_identity(fn, k, convert_type(r.type))
+        for k, r in zip(op.reduction_kinds, op.results)
+    ]  # type: ignore[attr-defined]  # noqa: E501
     results = _parallel_nest(fn, op, bounds, 0, [], inits)
     for r, v in zip(op.results, results):
         fn.vmap[r] = v
@@ -237,7 +245,11 @@ def _outline_parallel(fn: FnLowering, op: Operation) -> None:
     # The caller: fill the context, call the runtime.
     lb, ub = _parallel_bounds(fn, op, fn.gets(op.operands))[0]
     one = fn.const(1)
-    ctx_ptr = fn.v(llvm.AllocaOp, [one], PTR, {"elem_type": A.TypeAttr(ctx_type)}) if ctx_type.body else None
+    ctx_ptr = (
+        fn.v(llvm.AllocaOp, [one], PTR, {"elem_type": A.TypeAttr(ctx_type)})
+        if ctx_type.body
+        else None
+    )
     for k, v in enumerate(captured):
         p = _struct_field_ptr(fn, ctx_ptr, ctx_type, k)  # type: ignore[arg-type]
         fn.op(llvm.StoreOp, [fn.get(v), p])
@@ -316,7 +328,9 @@ def _load(fn: FnLowering, op: Operation, memref: Value, indices: Sequence[Value]
     fn.vmap[op.results[0]] = fn.v(llvm.LoadOp, [p], t, attrs)
 
 
-def _store(fn: FnLowering, op: Operation, value: Value, memref: Value, indices: Sequence[Value]) -> None:
+def _store(
+    fn: FnLowering, op: Operation, value: Value, memref: Value, indices: Sequence[Value]
+) -> None:
     p = _access_ptr(fn, op, memref, indices)
     align = A.IntegerAttr(natural_alignment(value.type), I64)
     fn.op(llvm.StoreOp, [fn.get(value), p], [], {"alignment": align})

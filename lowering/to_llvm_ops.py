@@ -13,8 +13,6 @@ from mlc.dialects import llvm
 from mlc.dialects import llvm_ops_arith as LA
 from mlc.dialects import llvm_ops_elements as LE
 from mlc.dialects.llvm_types import FastmathFlagsAttr
-from mlc.ir import attributes as A
-from mlc.ir.core import Operation, Value
 from mlc.lowering.to_llvm import (
     FCMP,
     I64,
@@ -24,6 +22,9 @@ from mlc.lowering.to_llvm import (
     lowering,
     unsupported,
 )
+
+from mlc.ir import attributes as A
+from mlc.ir.core import Operation, Value
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
@@ -178,7 +179,9 @@ def _ceildivui(fn: FnLowering, op: Operation) -> None:
     zero, one = splat_int(fn, 0, t), splat_int(fn, 1, t)
     q = fn.v(LA.UDivOp, [fn.v(LA.SubOp, [a, one], t), b], t)
     q1 = fn.v(LA.AddOp, [q, one], t)
-    is_zero = fn.v(LA.ICmpOp, [a, zero], llvm_bool(t), {"predicate": A.IntegerAttr(_ICMP["eq"], I64)})
+    is_zero = fn.v(
+        LA.ICmpOp, [a, zero], llvm_bool(t), {"predicate": A.IntegerAttr(_ICMP["eq"], I64)}
+    )
     fn.vmap[op.results[0]] = fn.select(is_zero, zero, q1)
 
 

@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-
 from mlc.dialects import llvm
 from mlc.dialects import llvm_ops_arith as LA
 from mlc.dialects import llvm_ops_elements as LE
@@ -28,6 +27,7 @@ from mlc.dialects.llvm_types import (
     llvm_ir_struct_body,
     llvm_ir_type,
 )
+
 from mlc.diagnostics import Diagnostic, DiagnosticError
 from mlc.ir import attributes as A
 from mlc.ir.core import Block, Operation, Value
@@ -54,18 +54,18 @@ def float_literal(value: float, t: A.Type) -> str:
     """An exact LLVM IR float literal: hex of the double for float/double, 0xH/0xR for 16-bit."""
     kind = t.kind  # type: ignore[attr-defined]
     if kind == "f16":
-        return "0xH%04X" % int(np.array(value, dtype=np.float16).view(np.uint16))
+        return f"0xH{int(np.array(value, dtype=np.float16).view(np.uint16)):04X}"
     if kind == "bf16":
         bits = int(np.array(value, dtype=np.float32).view(np.uint32))
         if value != value:
             return "0xR7FC0"
         bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16  # round to nearest even
-        return "0xR%04X" % bits
+        return f"0xR{bits:04X}"
     if kind == "f32":
         value = float(np.float32(value))
     elif kind != "f64":
         raise ValueError(f"float type {t}")
-    return "0x%016X" % struct.unpack(">Q", struct.pack(">d", value))[0]
+    return f"0x{struct.unpack('>Q', struct.pack('>d', value))[0]:016X}"
 
 
 def _scalar_literal(value: Any, t: A.Type) -> str:
@@ -120,7 +120,7 @@ def _attr_literal(attr: A.Attribute, t: A.Type) -> str:
         v = attr.value  # type: ignore[attr-defined]
         data = v.encode() if isinstance(v, str) else bytes(v)
         chars = "".join(
-            chr(b) if 32 <= b < 127 and chr(b) not in '"\\' else "\\%02X" % b for b in data
+            chr(b) if 32 <= b < 127 and chr(b) not in '"\\' else f"\\{b:02X}" for b in data
         )
         return f'c"{chars}"'
     raise ValueError(f"constant attribute {attr}")
@@ -207,7 +207,9 @@ class _ModuleWriter:
             if op.name not in ("llvm.mlir.global", "llvm.func"):
                 raise _unsupported(op, f"'{op.name}' in the translation to LLVM IR")
             try:
-                body.append(self.global_(op) if op.name == "llvm.mlir.global" else self.function(op))
+                body.append(
+                    self.global_(op) if op.name == "llvm.mlir.global" else self.function(op)
+                )
             except ValueError as e:
                 raise _unsupported(op, str(e).removeprefix("not supported: ")) from None
         head = ["; ModuleID = 'LLVMDialectModule'", 'source_filename = "LLVMDialectModule"', ""]
@@ -456,7 +458,9 @@ class _FunctionWriter:
                         self.func.location,
                     )
                 for i, a in enumerate(b.arguments):
-                    edges = ", ".join(f"[ {self.val(vals[i])}, %{self.labels[p]} ]" for p, vals in preds)
+                    edges = ", ".join(
+                        f"[ {self.val(vals[i])}, %{self.labels[p]} ]" for p, vals in preds
+                    )
                     body.append(f"  {self.val(a)} = phi {self.ty(a.type)} {edges}")
             for op in b:
                 if op.name in _CONSTANT_OPS:
@@ -694,7 +698,9 @@ def _gep(w: _FunctionWriter, op: Operation) -> str:
     for i in op.indices:  # type: ignore[attr-defined]
         idx.append(f"i32 {i}" if isinstance(i, int) else w.tv(i))
     head = "".join(" " + x for x in words)
-    return f"{w.res(op)} = getelementptr{head} {w.ty(et)}, {w.tv(op.operands[0])}, " + ", ".join(idx)
+    return f"{w.res(op)} = getelementptr{head} {w.ty(et)}, {w.tv(op.operands[0])}, " + ", ".join(
+        idx
+    )
 
 
 def _call_prefix(op: Operation) -> str:
@@ -799,4 +805,3 @@ def translate_module(module: Operation) -> str:
         return _ModuleWriter(module).run()
     except ValueError as e:  # a type or constant without an LLVM IR spelling
         raise TranslationError(f"not supported: {e}", module.location) from None
-

@@ -159,8 +159,9 @@ def _main(argv: list[str]) -> int:
 
 
 def _process(args: Any, filename: str, text: str, out: IO[str], verifier: Any) -> bool:
-    from mlc.diagnostics import register_source
     from mlc.tools.mlc_opt import split_input
+
+    from mlc.diagnostics import register_source
 
     register_source(filename, text)
     if args.split_input_file is None:
@@ -182,8 +183,9 @@ def _process(args: Any, filename: str, text: str, out: IO[str], verifier: Any) -
 def _translate_chunk(
     args: Any, filename: str, text: str, chunk: str, line_offset: int, verifier: Any
 ) -> str | None:
-    from mlc.diagnostics import DiagnosticError, engine, register_source
     from mlc.lowering.translate import translate_module
+
+    from mlc.diagnostics import DiagnosticError, engine, register_source
     from mlc.syntax.parser import parse_module
     from mlc.verifier import verify
 
