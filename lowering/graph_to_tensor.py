@@ -158,11 +158,16 @@ class Emitter:
     """Creates ops through the conversion rewriter, before the op being lowered, at its
     location; caches index constants."""
 
-    __slots__ = ("rewriter", "loc", "_indices", "_dims")
+    __slots__ = ("rewriter", "loc", "result_type", "_indices", "_dims")
 
-    def __init__(self, rewriter: Any, loc: A.Location | None) -> None:
+    def __init__(
+        self, rewriter: Any, loc: A.Location | None, result_type: A.Type | None = None
+    ) -> None:
         self.rewriter = rewriter
         self.loc = loc
+        # The type the lowering produces for the op's (first) result: the op's result type, or
+        # the inferred ranked type when the op declares an unranked result.
+        self.result_type = result_type
         self._indices: dict[int, Value] = {}
         self._dims: dict[tuple[Value, int], Value] = {}
 
@@ -446,7 +451,7 @@ SCALAR_FNS: dict[type, ScalarFn] = {
 
 def lower_elementwise(em: Emitter, op: Operation, operands: list[Value]) -> list[Value]:
     """One tensor.generic over the result's iteration space; inputs broadcast through maps."""
-    res_t = ranked(op.results[0].type)
+    res_t = ranked(em.result_type)
     shapes = [ranked(v).shape for v in operands]
     out = res_t.shape
     rank = res_t.rank
@@ -469,7 +474,7 @@ def lower_elementwise(em: Emitter, op: Operation, operands: list[Value]) -> list
 
 def lower_constant(em: Emitter, op: Operation, operands: list[Value]) -> list[Value]:
     """graph.constant -> arith.constant with the same dense elements attribute."""
-    return [em.create(arith.ConstantOp, [], [op.results[0].type], {"value": op.value}).results[0]]  # type: ignore[attr-defined]
+    return [em.create(arith.ConstantOp, [], [em.result_type], {"value": op.value}).results[0]]  # type: ignore[attr-defined]
 
 
 def lower_transpose(em: Emitter, op: Operation, operands: list[Value]) -> list[Value]:
@@ -487,7 +492,7 @@ def lower_transpose(em: Emitter, op: Operation, operands: list[Value]) -> list[V
     out = em.generic(
         [x], [init], [in_map, identity_map(rank)], [PARALLEL] * rank, lambda b, a: [a[0]]
     )[0]
-    return [em.cast(out, op.results[0].type)]
+    return [em.cast(out, em.result_type)]
 
 
 def lower_broadcast_to(em: Emitter, op: Operation, operands: list[Value]) -> list[Value]:
@@ -500,7 +505,7 @@ def lower_broadcast_to(em: Emitter, op: Operation, operands: list[Value]) -> lis
     init = em.empty(res_t, [])
     maps = [broadcast_map(xt.shape, target, rank), identity_map(rank)]
     out = em.generic([x], [init], maps, [PARALLEL] * rank, lambda b, a: [a[0]])[0]
-    return [em.cast(out, op.results[0].type)]
+    return [em.cast(out, em.result_type)]
 
 
 def lower_slice(em: Emitter, op: Operation, operands: list[Value]) -> list[Value]:
@@ -517,7 +522,7 @@ def lower_slice(em: Emitter, op: Operation, operands: list[Value]) -> list[Value
         "static_strides": tensor.i64_array(strides),
     }
     out = em.create(tensor.ExtractSliceOp, [x, [], [], []], None, attrs).results[0]
-    return [em.cast(out, op.results[0].type)]
+    return [em.cast(out, em.result_type)]
 
 
 def lower_concat(em: Emitter, op: Operation, operands: list[Value]) -> list[Value]:
@@ -525,7 +530,7 @@ def lower_concat(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
     `axis` that accumulates the sizes before it (index arithmetic when dynamic)."""
     axis = op.axis_value()  # type: ignore[attr-defined]
     types = [ranked(v) for v in operands]
-    res_t = ranked(op.results[0].type)
+    res_t = ranked(em.result_type)
     if len(operands) == 1:
         return [em.cast(operands[0], res_t)]
     rank = res_t.rank
@@ -602,7 +607,7 @@ def lower_reshape(em: Emitter, op: Operation, operands: list[Value]) -> list[Val
     src = list(xt.shape)
     et = xt.element_type
     dst = list(graph.ReshapeOp.infer_result_types([xt], op.attributes)[0].shape)  # type: ignore
-    res_t = op.results[0].type
+    res_t = em.result_type
     dst_t = A.RankedTensorType(dst, et)
     if src == dst:
         return [em.cast(x, res_t)]
@@ -688,8 +693,11 @@ class LowerGraphOp(ConversionPattern):
         self, op: Operation, operands: list[Value], rewriter: ConversionPatternRewriter
     ) -> bool:
         before = op.prev
+        operands = [_ranked_source(v) for v in operands]
+        em = Emitter(rewriter, op.location, _lowered_result_type(op, operands))
         try:
-            values = self.fn(Emitter(rewriter, op.location), op, operands)
+            values = self.fn(em, op, operands)
+            values = [em.cast(v, r.type) for v, r in zip(values, op.results)]
         except Unsupported as e:
             cur = op.prev
             while cur is not before and cur is not None:
@@ -700,6 +708,33 @@ class LowerGraphOp(ConversionPattern):
             return False
         rewriter.replace_op(op, values)
         return True
+
+
+def _ranked_source(v: Value) -> Value:
+    """`v`, or the ranked tensor that a tensor.cast erased the shape of to make `v`."""
+    if type(v.type) is A.UnrankedTensorType:
+        src = v.defining_op()
+        if type(src) is tensor.CastOp and type(src.operand(0).type) is A.RankedTensorType:
+            return src.operand(0)
+    return v
+
+
+def _lowered_result_type(op: Operation, operands: list[Value]) -> A.Type | None:
+    """The op's result type, refined by shape inference when it is unranked while the operands
+    are ranked (the lowering then casts its ranked result to the unranked type)."""
+    if not op.results:
+        return None
+    t = op.results[0].type
+    if type(t) is not A.UnrankedTensorType:
+        return t
+    types = [v.type for v in operands]
+    if any(type(x) is not A.RankedTensorType for x in types):
+        return t
+    try:
+        inferred = type(op).infer_from(types, op._attrs or {}, [t], op.regions)  # type: ignore
+    except graph.ShapeInferenceError:
+        return t
+    return inferred[0]
 
 
 class InlineFused(ConversionPattern):
@@ -716,8 +751,6 @@ class InlineFused(ConversionPattern):
 
 def graph_to_tensor_patterns(reasons: dict[Operation, str] | None = None) -> list[Any]:
     """The conversion patterns (one per graph op class); `reasons` collects why ops failed."""
-    from mlc.lowering import graph_to_tensor_nn  # noqa: F401 - fills LOWERINGS
-
     if reasons is None:
         reasons = {}
     patterns: list[Any] = [LowerGraphOp(cls, fn, reasons) for cls, fn in LOWERINGS.items()]
@@ -737,7 +770,11 @@ class ConvertGraphToTensorPass(Pass):
     num_lowered = Statistic("num-lowered", "Number of graph ops lowered")
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        count = sum(1 for o in op.walk() if o.dialect_name == "graph" and o is not op)
+        count = sum(
+            1
+            for o in op.walk()
+            if o.dialect_name == "graph" and type(o) is not graph.YieldOp and o is not op
+        )
         target = ConversionTarget()
         target.add_illegal_dialect("graph")
         target.mark_unknown_op_dynamically_legal(lambda o: True)
@@ -759,3 +796,7 @@ def _attach_reason(diag: Diagnostic, reasons: dict[Operation, str]) -> None:
         if diag.location == failed.location and f"'{failed.name}'" in diag.message:
             diag.attach_note(reason)
             return
+
+
+# The nn lowerings register themselves in LOWERINGS (they import this module's helpers).
+from mlc.lowering import graph_to_tensor_nn as _nn  # noqa: E402, F401

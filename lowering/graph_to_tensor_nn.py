@@ -46,7 +46,7 @@ def lower_matmul(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
     zero-filled output; batch dims broadcast through the maps."""
     a, b = operands
     at, bt = ranked(a), ranked(b)
-    res_t = ranked(op.results[0].type)
+    res_t = ranked(em.result_type)
     et = res_t.element_type
     nb = res_t.rank - 2
     n = nb + 3
@@ -121,7 +121,7 @@ def lower_reduce(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
     (x,) = operands
     xt = ranked(x)
     et = xt.element_type
-    res_t = op.results[0].type
+    res_t = em.result_type
     axes = list(op.axes_value())  # type: ignore[attr-defined]
     if not axes:
         return [em.cast(x, res_t)]
@@ -181,7 +181,7 @@ def lower_softmax(em: Emitter, op: Operation, operands: list[Value]) -> list[Val
         [e, s], [em.empty(xt, sizes)], [ident, drop, ident], par,
         lambda b, a: [b.op(arith.DivFOp, [a[0], a[1]])],
     )[0]  # fmt: skip
-    return [em.cast(y, op.results[0].type)]
+    return [em.cast(y, em.result_type)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -241,7 +241,7 @@ def lower_conv2d(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
         [xp, w], [init], [in_map, w_map, out_map], iters,
         lambda b, a: [b.op(arith.AddFOp, [a[2], b.op(arith.MulFOp, [a[0], a[1]])])],
     )[0]  # fmt: skip
-    return [em.cast(out, op.results[0].type)]
+    return [em.cast(out, em.result_type)]
 
 
 def _window_generic(
@@ -301,7 +301,7 @@ def lower_pool2d(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
                 [ident, _map(4, [dim(2), dim(3)]), ident], [PARALLEL] * 4,
                 lambda b, a: [b.op(arith.DivFOp, [a[0], a[1]])],
             )[0]  # fmt: skip
-    return [em.cast(out, op.results[0].type)]
+    return [em.cast(out, em.result_type)]
 
 
 LOWERINGS.update({

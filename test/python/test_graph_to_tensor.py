@@ -10,6 +10,8 @@ absolute term for values near zero.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -553,6 +555,20 @@ func.func @main(%x: {t}) -> ({t}, {t}) {{
   return %0, %1 : {t}, {t}
 }}"""
     check(text, [np.array([-(2**31), 5, -7], np.int32)])
+
+
+def test_unranked_results_use_inferred_types() -> None:
+    """An unranked result with ranked operands is lowered at the inferred type and cast; a later
+    op reads through that cast to the ranked value."""
+    text = """
+func.func @main(%a: tensor<4x1xf32>, %b: tensor<5xf32>) -> tensor<*xi32> {
+  %0 = graph.add %a, %b : (tensor<4x1xf32>, tensor<5xf32>) -> tensor<*xf32>
+  %1 = graph.cast %0 : tensor<*xf32> to tensor<*xi32>
+  return %1 : tensor<*xi32>
+}"""
+    out = check(text, [rand((4, 1), "f32"), rand((5,), "f32")])
+    assert re.search(r"tensor.cast %\w+ : tensor<4x5xi32> to tensor<\*xi32>", out)
+    assert "tensor<*xf32>" not in out.split("tensor.generic")[2]  # the cast reads the ranked add
 
 
 # ---------------------------------------------------------------------------------------------
