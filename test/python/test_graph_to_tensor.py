@@ -412,6 +412,7 @@ def test_softmax(et: str) -> None:
         ((3, 4, 5), (3, 4, 5), 0),
         ((None, 7), (3, 7), 1),
         ((5,), (5,), 0),
+        ((3, None), (3, 6), 1),
     ]:
         text = single("softmax", [(shape, et)], ttype(shape, et), f" {{axis = {axis} : i64}}")
         x = rand(runtime, et) * 30  # large values: only the stable form stays finite
