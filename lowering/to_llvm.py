@@ -159,6 +159,7 @@ class ModuleLowering:
                 self.symbols.add(name.value)  # type: ignore[attr-defined]
         self.first_function: Operation | None = None
         self.outlined: list[tuple[str, Operation]] = []  # (enclosing function, body)
+        self._last_decl: Operation | None = None
         self.func_types: dict[str, A.FunctionType] = {}
 
     def declare(self, name: str, result: A.Type | None, params: Sequence[A.Type]) -> str:
@@ -185,11 +186,15 @@ class ModuleLowering:
         return None
 
     def _insert_front(self, op: Operation) -> None:
-        first = self.block.ops[0] if len(self.block) else None
-        if first is None:
-            self.block.append(op)
+        """Declarations go first, in the order they were made."""
+        anchor = self._last_decl
+        if anchor is not None and anchor.parent is not None:
+            self.block.insert_after(op, anchor)
+        elif len(self.block):
+            self.block.insert_before(op, self.block.ops[0])
         else:
-            self.block.insert_before(op, first)
+            self.block.append(op)
+        self._last_decl = op
 
     def unique_name(self, base: str) -> str:
         name, k = base, 0
@@ -262,6 +267,23 @@ class FnLowering:
             c = self.v(llvm.ConstantOp, [], t, {"value": attr})
             self._consts[key] = c
         return c
+
+    def entry_alloca(self, t: A.Type) -> Value:
+        """A stack slot of type `t` allocated once, at the top of the entry block (so that a
+        loop does not grow the stack)."""
+        entry = self.region.blocks[0]
+        one = llvm.ConstantOp.create((), [I64], {"value": A.IntegerAttr(1, I64)}, location=self.loc)
+        slot = llvm.AllocaOp.create(
+            [one.results[0]], [PTR], {"elem_type": A.TypeAttr(t)}, location=self.loc
+        )
+        first = entry.ops[0] if len(entry) else None
+        if first is None:
+            entry.append(one)
+            entry.append(slot)
+        else:
+            entry.insert_before(one, first)
+            entry.insert_before(slot, first)
+        return slot.results[0]
 
     def new_block(self, arg_types: Sequence[A.Type] = ()) -> Block:
         return Block(list(arg_types))

@@ -244,12 +244,7 @@ def _outline_parallel(fn: FnLowering, op: Operation) -> None:
     drop_dead_constants(body_fn)
     # The caller: fill the context, call the runtime.
     lb, ub = _parallel_bounds(fn, op, fn.gets(op.operands))[0]
-    one = fn.const(1)
-    ctx_ptr = (
-        fn.v(llvm.AllocaOp, [one], PTR, {"elem_type": A.TypeAttr(ctx_type)})
-        if ctx_type.body
-        else None
-    )
+    ctx_ptr = fn.entry_alloca(ctx_type) if ctx_type.body else None
     for k, v in enumerate(captured):
         p = _struct_field_ptr(fn, ctx_ptr, ctx_type, k)  # type: ignore[arg-type]
         fn.op(llvm.StoreOp, [fn.get(v), p])
@@ -446,7 +441,7 @@ def _dim(fn: FnLowering, op: Operation) -> None:
     r = len(t.shape)
     arr_t = LLVMArrayType(r, I64)
     sizes = fn.extract(desc, [3], arr_t)
-    slot = fn.v(llvm.AllocaOp, [fn.const(1)], PTR, {"elem_type": A.TypeAttr(arr_t)})
+    slot = fn.entry_alloca(arr_t)
     fn.op(llvm.StoreOp, [sizes, slot])
     attrs = {
         "rawConstantIndices": A.DenseArrayAttr(A.i32, [0, llvm.GEP_DYNAMIC_INDEX]),
