@@ -64,9 +64,7 @@ def lower_matmul(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
     init = em.fill(out_t, sizes, 0)
 
     def body(bb: Body, args: list[Value]) -> list[Value]:
-        x, y, acc = args
-        if et is A.i1:  # NumPy's bool matmul: or of ands
-            return [bb.op(arith.OrIOp, [acc, bb.op(arith.AndIOp, [x, y])])]
+        x, y, acc = args  # graph.matmul rejects i1, so mul/add are arithmetic
         return [bb.add(acc, bb.mul(x, y))]
 
     iters = [PARALLEL] * (nb + 2) + [REDUCTION]
@@ -125,9 +123,7 @@ def lower_reduce(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
     axes = list(op.axes_value())  # type: ignore[attr-defined]
     if not axes:
         return [em.cast(x, res_t)]
-    kind = _REDUCE_KIND[type(op)]
-    if kind == "sum" and et is A.i1:
-        raise unsupported("graph.reduce_sum on i1 elements")
+    kind = _REDUCE_KIND[type(op)]  # sum/mean reject i1; max/min on i1 are or/and
     red = reduce_to(em, x, axes, kind)
     if type(op) is graph.ReduceMeanOp:
         count: Size = 1
