@@ -7,6 +7,8 @@
 PASSES: dict[str, str] = {
     "convert-graph-to-tensor": "graph_to_tensor:ConvertGraphToTensorPass",
     "convert-to-llvm": "to_llvm:ConvertToLLVMPass",
+    "bufferize": "bufferize:BufferizePass",
+    "convert-tensor-to-affine": "tensor_to_affine:ConvertTensorToAffinePass",
 }
 
 PIPELINES: dict[str, str] = {}
