@@ -109,6 +109,25 @@ def test_for_build_without_iter_args_gets_its_yield() -> None:
         affine.ForOp.build_for(0, 10, 0)
 
 
+def test_for_build_positional_and_single_loop_queries() -> None:
+    loop = affine.ForOp.build(0, 16, 4)
+    assert isinstance(loop, affine.ForOp)
+    assert (loop.single_lower_bound(), loop.single_upper_bound(), loop.single_step()) == (0, 16, 4)
+    assert loop.single_induction_var() is loop.induction_var
+    assert loop.constant_trip_count() == 4
+    # The generic group form still builds through Op.build.
+    same = affine.ForOp.build(
+        [[], [], []],
+        [[]],
+        {
+            "lowerBoundMap": A.AffineMapAttr(AffineMap.constant(0)),
+            "upperBoundMap": A.AffineMapAttr(AffineMap.constant(3)),
+        },
+    )
+    assert same.get_attr("operandSegmentSizes").values == (0, 0, 0)
+    assert same.constant_trip_count() == 3
+
+
 def test_for_set_bounds_updates_segments() -> None:
     m = parse(LOOPS)
     loop = ops_named(m, "affine.for")[1]
