@@ -308,7 +308,20 @@ class FnLowering:
         self.op(llvm.CondBrOp, [cond, *targs, *fargs], [], {"operandSegmentSizes": seg}, [t, f])
 
     def extract(self, agg: Value, position: Sequence[int], t: A.Type) -> Value:
-        return self.v(ExtractValueOp, [agg], t, {"position": A.DenseArrayAttr(I64, list(position))})
+        # Read through the insertvalue chain that built a descriptor (keeps the IR small).
+        pos = list(position)
+        src = agg
+        while True:
+            d = src.defining_op()
+            if type(d) is not InsertValueOp:
+                break
+            ins = list(d.get_attr("position").values)  # type: ignore[union-attr]
+            if ins == pos:
+                return d.operands[1]
+            if ins[: len(pos)] == pos or pos[: len(ins)] == ins:
+                break  # overlapping, not equal: a real extract
+            src = d.operands[0]
+        return self.v(ExtractValueOp, [agg], t, {"position": A.DenseArrayAttr(I64, pos)})
 
     def insert(self, agg: Value, value: Value, position: Sequence[int]) -> Value:
         attrs = {"position": A.DenseArrayAttr(I64, list(position))}

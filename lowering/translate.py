@@ -219,7 +219,7 @@ class _ModuleWriter:
             head.append(f"{_ir_struct_name(name)} = type {llvm_ir_struct_body(st)}")
         if self.structs:
             head.append("")
-        tail = [""] + sorted(self.intrinsics.values()) if self.intrinsics else []
+        tail = sorted(self.intrinsics.values())
         if self.metadata:
             tail += [""] + [f"!{k} = {m}" for k, m in enumerate(self.metadata)]
         return "\n".join(head + body + tail) + "\n"
@@ -316,7 +316,10 @@ def _fmf(op: Operation) -> str:
     a = op.get_attr("fastmathFlags")
     if a is None or not a.flags:  # type: ignore[attr-defined]
         return ""
-    return " " + " ".join(a.names)  # type: ignore[attr-defined]
+    names = a.names  # type: ignore[attr-defined]
+    if "reassoc" in names:  # LLVM's order: reassoc first
+        names = ["reassoc"] + [n for n in names if n != "reassoc"]
+    return " " + " ".join(names)
 
 
 class _FunctionWriter:

@@ -30,8 +30,7 @@ func.func @sig(%a: memref<?x4xf32>, %s: f32, %i: index) -> index {
 // CHECK:         %[[C:.*]] = llvm.icmp "slt" %[[IV]], %[[UB]] : i64
 // CHECK:         llvm.cond_br %[[C]], ^bb2, ^bb3(%[[ACC]] : f32)
 // CHECK:       ^bb2:
-// CHECK:         %[[BASE:.*]] = llvm.extractvalue %{{.*}}[1]
-// CHECK:         %[[P:.*]] = llvm.getelementptr inbounds %[[BASE]][%[[IV]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         %[[P:.*]] = llvm.getelementptr inbounds %arg1[%[[IV]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK:         %[[V:.*]] = llvm.load %[[P]] <alignment = 4> : !llvm.ptr -> f32
 // CHECK:         %[[S:.*]] = llvm.fadd %[[ACC]], %[[V]] fastmath<nnan, contract> : f32
 // CHECK:         %[[NEXT:.*]] = llvm.add %[[IV]], %{{.*}} : i64
@@ -49,16 +48,27 @@ func.func @loop(%a: memref<8xf32>, %out: memref<1xf32>) {
   return
 }
 
-// Dynamic strides of the identity layout are read from the descriptor; static ones are
-// constants.
+// Dynamic strides of the identity layout are read from the descriptor (here: the argument
+// that built it); static ones are constants; a strided layout's static offset is added.
 // CHECK-LABEL: llvm.func @strides(
-// CHECK:         %[[S0:.*]] = llvm.extractvalue %[[D:.*]][4, 0]
-// CHECK:         %[[M:.*]] = llvm.mul %arg{{.*}}, %[[S0]] : i64
-// CHECK:         %[[L:.*]] = llvm.add %[[M]], %arg{{.*}} : i64
-// CHECK:         llvm.getelementptr inbounds %{{.*}}[%[[L]]] : (!llvm.ptr, i64) -> !llvm.ptr, f64
+// CHECK-SAME:      %arg5: i64, %arg6: i64, %arg7: i64, %arg8: i64)
+// CHECK:         %[[M:.*]] = llvm.mul %arg7, %arg5 : i64
+// CHECK:         %[[L:.*]] = llvm.add %[[M]], %arg8 : i64
+// CHECK:         llvm.getelementptr inbounds %arg1[%[[L]]] : (!llvm.ptr, i64) -> !llvm.ptr, f64
 func.func @strides(%a: memref<?x?xf64>, %i: index, %j: index) -> f64 {
   %v = memref.load %a[%i, %j] : memref<?x?xf64>
   return %v : f64
+}
+
+// CHECK-LABEL: llvm.func @strided_layout(
+// CHECK:         %[[C3:.*]] = llvm.mlir.constant(3 : i64) : i64
+// CHECK:         %[[C10:.*]] = llvm.mlir.constant(10 : i64) : i64
+// CHECK:         %[[M:.*]] = llvm.mul %arg5, %[[C10]] : i64
+// CHECK:         %[[L:.*]] = llvm.add %[[C3]], %[[M]] : i64
+// CHECK:         llvm.getelementptr inbounds %arg1[%[[L]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+func.func @strided_layout(%a: memref<4xf32, strided<[10], offset: 3>>, %i: index) -> f32 {
+  %v = memref.load %a[%i] : memref<4xf32, strided<[10], offset: 3>>
+  return %v : f32
 }
 
 // memref.alloc: malloc of size + 63 bytes, the aligned pointer rounded up to 64; dealloc frees
