@@ -209,9 +209,15 @@ class _MinMaxOp(Op):
         return None
 
     def canonicalize(self, rewriter: PatternRewriter) -> bool:
-        """Compose producing affine.apply ops, canonicalize operands, drop duplicate results."""
+        """Compose producing affine.apply ops, canonicalize operands, drop duplicate results;
+        a single-result min/max becomes an affine.apply."""
         amap = self.affine_map
         old = self.operands
+        if amap.num_results == 1:
+            rewriter.set_insertion_point_before(self)
+            apply = rewriter.insert(ApplyOp.build_apply(amap, old, self.location))
+            rewriter.replace_op(self, apply.results)
+            return True
         new_map, new_ops = AA.canonicalize_map_and_operands(amap, old)
         new_map, new_ops = _compose_each_result(new_map, new_ops)
         seen: list[Any] = []

@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s -split-input-file -p 'builtin.module(canonicalize)' | filecheck %s
+// RUN: mlc-opt %s -split-input-file --allow-unregistered-dialect -p 'builtin.module(canonicalize)' | filecheck %s
 
 // Folders and canonicalization patterns of the affine dialect (results as MLIR's canonicalize).
 
@@ -242,6 +242,23 @@ func.func @parallel_bound_compose(%A: memref<?xf32>, %n: index, %x: f32) {
   %0 = affine.apply affine_map<()[s0] -> (s0 + 1)>()[%n]
   affine.parallel (%i) = (0) to (%0) {
     affine.store %x, %A[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// A single-result min/max is an affine.apply.
+// CHECK-LABEL: func.func @min_max_single_result
+// CHECK: affine.for %[[J:.+]] = 0 to 10 {
+// CHECK-NEXT: %[[A:.+]] = affine.apply #{{.*}}(%[[J]])
+// CHECK-NEXT: %[[B:.+]] = affine.apply #{{.*}}(%[[J]])
+// CHECK-NEXT: "test.use"(%[[A]], %[[B]])
+func.func @min_max_single_result(%i: index) {
+  affine.for %j = 0 to 10 {
+    %0 = affine.min affine_map<(d0) -> (d0 + 1)>(%j)
+    %1 = affine.max affine_map<(d0, d1) -> (d0 + d1, d1 + d0)>(%j, %j)
+    "test.use"(%0, %1) : (index, index) -> ()
   }
   return
 }
