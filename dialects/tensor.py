@@ -87,9 +87,12 @@ def parse_dynamic_index_list(parser: Any) -> tuple[list[Any], list[int]]:
             operands.append(u)
             static.append(DYNAMIC_INDEX)
             return
+        pos = parser.pos()
         v = parser.parse_optional_integer()
         if v is None:
             raise parser.error("expected SSA value or integer")
+        if not -(1 << 63) <= v < (1 << 63):
+            raise parser.error("integer value too large", pos)
         static.append(v)
 
     parser.parse_comma_separated_list("square", one)
@@ -1194,23 +1197,39 @@ class PadOp(Op):
         set_name(self.result, "padded")
 
     @staticmethod
-    def infer_result_type(
+    def infer_result_shape(
         source_type: A.RankedTensorType,
         static_low: Sequence[int],
         static_high: Sequence[int],
         hint: Sequence[int] = (),
-    ) -> A.RankedTensorType | None:
-        """Each dim is source + low + high when all three are static, else `hint`'s dim (or ?)."""
+    ) -> list[int] | None:
+        """Each dim is source + low + high when all three are static, else `hint`'s dim (or
+        dynamic), as static entries (`DYNAMIC_INDEX` for dynamic: negative padding can give a
+        negative dim, even -1); None when the lists do not match the rank."""
         rank = source_type.rank
         if len(static_low) != rank or len(static_high) != rank:
             return None
         shape = []
         for i, (d, lo, hi) in enumerate(zip(source_type.shape, static_low, static_high)):
             if d == A.DYNAMIC or lo == DYNAMIC_INDEX or hi == DYNAMIC_INDEX:
-                shape.append(hint[i] if len(hint) == rank else A.DYNAMIC)
+                shape.append(to_static_entry(hint[i]) if len(hint) == rank else DYNAMIC_INDEX)
             else:
                 shape.append(d + lo + hi)
-        return A.RankedTensorType(shape, source_type.element_type)
+        return shape
+
+    @classmethod
+    def infer_result_type(
+        cls,
+        source_type: A.RankedTensorType,
+        static_low: Sequence[int],
+        static_high: Sequence[int],
+        hint: Sequence[int] = (),
+    ) -> A.RankedTensorType | None:
+        """The padded type (None when the lists do not match the rank or a dim is negative)."""
+        shape = cls.infer_result_shape(source_type, static_low, static_high, hint)
+        if shape is None or any(d < 0 and d != DYNAMIC_INDEX for d in shape):
+            return None
+        return A.RankedTensorType([to_shape_dim(d) for d in shape], source_type.element_type)
 
     def verify_op(self) -> None:
         src_t, res_t = self.source.type, self.result.type
@@ -1222,21 +1241,25 @@ class PadOp(Op):
                     f"expected the number of '{name}' operands to match the number of dynamic "
                     f"entries in 'static_{name}' ({len(values)} vs {n_dyn})"
                 )
-        expected = self.infer_result_type(src_t, s_low, s_high, res_t.shape)
-        if expected is None:
+        shape = self.infer_result_shape(src_t, s_low, s_high, res_t.shape)
+        if shape is None:
             raise self.error(
                 f"failed to infer expectedType from sourceType '{src_t}', specified resultType "
                 f"is '{res_t}'"
             )
-        if res_t.rank != expected.rank or res_t.element_type is not expected.element_type:
-            raise self.error(
-                f"specified type '{res_t}' does not match the inferred type '{expected}'"
+        if (
+            res_t.rank != len(shape)
+            or res_t.element_type is not src_t.element_type
+            or any(
+                to_static_entry(r) != e and e != DYNAMIC_INDEX for r, e in zip(res_t.shape, shape)
             )
-        for r, e in zip(res_t.shape, expected.shape):
-            if r != e and e != A.DYNAMIC:
-                raise self.error(
-                    f"specified type '{res_t}' does not match the inferred type '{expected}'"
-                )
+        ):
+            # Spelled out: negative padding can give a negative dim, which no type can hold.
+            dims = "".join(("?" if d == DYNAMIC_INDEX else str(d)) + "x" for d in shape)
+            raise self.error(
+                f"specified type '{res_t}' does not match the inferred type "
+                f"'tensor<{dims}{src_t.element_type}>'"
+            )
         blocks = self.pad_region.blocks
         if len(blocks) != 1:
             raise self.error(_ONE_BLOCK_MESSAGE)

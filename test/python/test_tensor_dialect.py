@@ -114,6 +114,13 @@ def test_dynamic_index_list_error_is_located() -> None:
         )
     assert "expected SSA value or integer" in str(e.value)
     assert ":2:" in e.value.render()
+    with pytest.raises(mlc.ParseError) as e:
+        mlc.parse(
+            "func.func @f(%t: tensor<8xf32>) {\n"
+            "  %0 = tensor.extract_slice %t[-9223372036854775809] [4] [1]"
+            " : tensor<8xf32> to tensor<4xf32>\n  return\n}\n"
+        )
+    assert "integer value too large" in str(e.value)
 
 
 def test_dim_infers_index_and_extract_infers_element_type() -> None:

@@ -343,6 +343,17 @@ func.func @pad_result_rank(%t: tensor<4x4xf32>, %c: f32) {
 
 // -----
 
+func.func @pad_negative_size(%t: tensor<4xf32>, %c: f32) {
+  // expected-error@+1 {{specified type 'tensor<?xf32>' does not match the inferred type 'tensor<-1xf32>'}}
+  %0 = tensor.pad %t low[-5] high[0] {
+  ^bb0(%i: index):
+    tensor.yield %c : f32
+  } : tensor<4xf32> to tensor<?xf32>
+  return
+}
+
+// -----
+
 func.func @pad_list_length(%t: tensor<4x4xf32>, %c: f32) {
   // expected-error@+1 {{failed to infer expectedType from sourceType 'tensor<4x4xf32>', specified resultType is 'tensor<5x6xf32>'}}
   %0 = tensor.pad %t low[1] high[0, 0] {
