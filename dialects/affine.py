@@ -741,6 +741,8 @@ class ParallelOp(Op, LoopLikeOpInterface):
         ubg = _groups(self.get_attr("upperBoundsGroups"))  # type: ignore[arg-type]
         lb_map, ub_map = self.lower_bounds_map, self.upper_bounds_map
         for which, groups, amap in (("lower", lbg, lb_map), ("upper", ubg, ub_map)):
+            if any(g <= 0 for g in groups):
+                raise self.error(f"expected {which} bounds groups to have positive sizes")
             if sum(groups) != amap.num_results:
                 raise self.error(f"expected {which} bounds map to have {sum(groups)} results")
         if lb_map.num_inputs + ub_map.num_inputs != len(self._operands):

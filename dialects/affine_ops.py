@@ -298,7 +298,7 @@ def _memref_type(parser: Any, pos: int) -> A.MemRefType:
 def _verify_indexing(op: Operation, amap: AffineMap, indices: Sequence[Value], mt: Any) -> None:
     """Checks shared by load/store/vector_load/vector_store (MLIR's verifyMemoryOpIndexing)."""
     if type(mt) is not A.MemRefType:
-        raise op.error(f"operand must be memref of any type values, but got {_q(mt)}")
+        raise op.error(f"expects a ranked memref, but got {_q(mt)}")
     if amap.num_results != len(mt.shape):
         raise op.error("affine map num results must equal memref rank")
     if amap.num_inputs != len(indices):

@@ -186,6 +186,6 @@ def print_parallel_bounds(
     start = 0
     for size in groups:
         texts = [e.format(dims, syms) for e in amap.results[start : start + size]]
-        parts.append(texts[0] if size == 1 else f"{keyword}({', '.join(texts)})")
+        parts.append(texts[0] if len(texts) == 1 else f"{keyword}({', '.join(texts)})")
         start += size
     p.write("(" + ", ".join(parts) + ")")

@@ -512,3 +512,22 @@ func.func @if_two_blocks(%n: index) {
   }) : (index) -> ()
   return
 }
+
+// -----
+
+func.func @parallel_empty_group(%n: index) {
+  // expected-error@+1 {{'affine.parallel' op expected upper bounds groups to have positive sizes}}
+  "affine.parallel"(%n) <{lowerBoundsGroups = dense<1> : tensor<1xi32>, lowerBoundsMap = affine_map<() -> (0)>, reductions = [], steps = [1], upperBoundsGroups = dense<0> : tensor<1xi32>, upperBoundsMap = affine_map<()[s0] -> ()>}> ({
+  ^bb0(%i: index):
+    "affine.yield"() : () -> ()
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+func.func @load_unranked(%A: memref<*xf32>, %i: index) {
+  // expected-error@+1 {{'affine.load' op expects a ranked memref, but got 'memref<*xf32>'}}
+  %v = "affine.load"(%A, %i) <{map = affine_map<(d0) -> (d0)>}> : (memref<*xf32>, index) -> f32
+  return
+}
