@@ -141,14 +141,14 @@ class YieldOp(Op):
 
 
 class ForOp(Op, LoopLikeOpInterface, ConditionallySpeculatable):
-    """A loop from a lower to an upper bound (affine maps of dims and symbols) by a constant
-    positive step, with optional loop-carried values.
+    """A loop with affine bounds, a constant positive step and optional loop-carried values.
 
-    A bound with several results is the max (lower) or min (upper) of them. The body's first
-    argument is the induction variable, the others the `iter_args`, initialized from the init
-    operands and updated by the body's affine.yield; the results are their final values.
-    Implements the loop-like interface (LICM and the tiling passes use it); constant bounds
-    are folded into the maps, and a loop doing nothing is removed by canonicalization.
+    The bounds are affine maps of dims and symbols; a bound with several results is the max
+    (lower) or min (upper) of them. The body's first argument is the induction variable, the
+    others the `iter_args`, initialized from the init operands and updated by the body's
+    affine.yield; the results are their final values. Implements the loop-like interface
+    (LICM and the tiling passes use it); constant bounds are folded into the maps, and a loop
+    doing nothing is removed by canonicalization.
 
         %sum = affine.for %i = 0 to %n step 4 iter_args(%acc = %zero) -> (f32) {
           %v = affine.load %A[%i] : memref<?xf32>
@@ -785,8 +785,10 @@ def _flat_bounds(bounds: Sequence[int | Value]) -> tuple[AffineMap, list[Value]]
 
 
 class IfOp(Op):
-    """Run the `then` region when the operands satisfy an integer set, else the optional
-    `else` region; results (which need an else region) are what the executed region yields.
+    """Run the `then` region if the operands satisfy an integer set, else the `else` region.
+
+    The else region is optional; results (which need an else region) are what the executed
+    region yields.
 
     Canonicalization composes producing affine.apply ops into the set, removes an empty else
     region, and inlines the taken region when the set is trivially true or false.
