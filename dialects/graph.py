@@ -1099,3 +1099,7 @@ DIALECT = Dialect(
     ],
     materialize_constant=materialize_constant,
 )  # fmt: skip
+
+# The canonicalization patterns use the op classes above: importing the module attaches them to
+# DIALECT (see graph_canon).
+from mlc.dialects import graph_canon as _graph_canon  # noqa: E402, F401
