@@ -16,6 +16,7 @@ PASSES: dict[str, str] = {
     "loop-invariant-code-motion": "licm:LoopInvariantCodeMotionPass",
     "reconcile-unrealized-casts": "reconcile_casts:ReconcileUnrealizedCastsPass",
     "graph-matmul-reorder": "graph_matmul_reorder:GraphMatmulReorderPass",
+    "graph-fusion": "graph_fusion:GraphFusionPass",
     # Passes for testing the pass manager itself (failures, crashes, knobs).
     "test-pass-failure": "test_passes:TestPassFailure",
     "test-pass-crash": "test_passes:TestPassCrash",

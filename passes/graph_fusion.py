@@ -1,0 +1,492 @@
+"""`graph-fusion`: group graph ops into `graph.fused` kernels (XLA-style producer/consumer fusion).
+
+Ops are visited consumers first; each producer decides (knob `fuse`, default from a cost model)
+whether it joins the groups of its consumers: merged into one group (multi-output when its value
+also escapes), or duplicated into each consumer group when the groups cannot merge. Legality
+rules keep every group one kernel's worth of work and convex; the block is re-sorted at the end.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+from mlc.dialects.graph import DIALECT as GRAPH
+from mlc.dialects.graph import (
+    DYNAMIC,
+    BroadcastToOp,
+    Conv2DOp,
+    FusedOp,
+    MatmulOp,
+    ReduceMaxOp,
+    ReduceMeanOp,
+    ReduceMinOp,
+    ReduceSumOp,
+    SoftmaxOp,
+    YieldOp,
+)
+
+from mlc.interfaces import is_memory_effect_free
+from mlc.ir import attributes as A
+from mlc.ir.core import Block, Operation, Region, Value
+from mlc.ir.opdef import Elementwise
+from mlc.knobs import Bool, Site
+from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
+
+# Op kinds, by what a kernel can do with them.
+ELEMENTWISE, BROADCAST, REDUCTION, HEAVY = 1, 2, 3, 4
+
+_KINDS: dict[type, int] = {c: ELEMENTWISE for c in GRAPH.ops.values() if Elementwise in c._traits}
+_KINDS[BroadcastToOp] = BROADCAST
+for _c in (ReduceSumOp, ReduceMaxOp, ReduceMinOp, ReduceMeanOp, SoftmaxOp):
+    _KINDS[_c] = REDUCTION
+_KINDS[MatmulOp] = HEAVY
+_KINDS[Conv2DOp] = HEAVY
+
+# Estimated FLOPs per result element of elementwise ops (transcendentals cost more).
+_FLOPS_PER_ELEMENT = {
+    "graph.div": 4,
+    "graph.pow": 20,
+    "graph.exp": 10,
+    "graph.log": 10,
+    "graph.sqrt": 4,
+    "graph.rsqrt": 5,
+    "graph.tanh": 12,
+    "graph.sigmoid": 12,
+    "graph.erf": 12,
+    "graph.gelu": 16,
+}
+_BYTES = {"f16": 2, "f32": 4, "f64": 8, "i1": 1, "i32": 4, "i64": 8}
+
+
+def _ranked(t: Any) -> bool:
+    return type(t) is A.RankedTensorType
+
+
+def _kind(op: Operation) -> int:
+    kind = _KINDS.get(type(op), 0)
+    if not kind:
+        return 0
+    for u in op._operands:
+        if not _ranked(u.value.type):
+            return 0
+    for r in op.results:
+        if not _ranked(r.type):
+            return 0
+    return kind
+
+
+class Group:
+    """A set of ops that becomes one graph.fused (union-find node; `parent` is None at roots)."""
+
+    __slots__ = ("members", "parent", "heavy", "reductions", "max_index")
+
+    def __init__(self, op: Operation, kind: int, index: int) -> None:
+        self.members: list[Operation] = [op]
+        self.parent: Group | None = None
+        self.heavy = 1 if kind == HEAVY else 0
+        self.reductions = 1 if kind == REDUCTION else 0
+        self.max_index = index
+
+
+def _find(g: Group) -> Group:
+    root = g
+    while root.parent is not None:
+        root = root.parent
+    while g.parent is not None:
+        g.parent, g = root, g.parent
+    return root
+
+
+def _union(a: Group, b: Group) -> Group:
+    a, b = _find(a), _find(b)
+    if a is b:
+        return a
+    if len(a.members) < len(b.members):
+        a, b = b, a
+    b.parent = a
+    a.members.extend(b.members)
+    b.members = []
+    a.heavy += b.heavy
+    a.reductions += b.reductions
+    a.max_index = max(a.max_index, b.max_index)
+    return a
+
+
+class _BlockFusion:
+    """Fusion of the ops of one block."""
+
+    def __init__(self, pass_: GraphFusionPass, block: Block, ctx: PassContext) -> None:
+        self.pass_ = pass_
+        self.block = block
+        self.ctx = ctx
+        self.index: dict[Operation, int] = {}
+        self.kind: dict[Operation, int] = {}
+        self.group: dict[Operation, Group] = {}
+        self.sites: dict[Operation, Site] = {}
+        for i, op in enumerate(block):
+            self.index[op] = i
+            k = _kind(op)
+            if k:
+                self.kind[op] = k
+        # Sites are keyed before any rewrite, so keys do not depend on earlier decisions.
+        for op in self.kind:
+            self.sites[op] = ctx.site(op)
+
+    # -- structure ------------------------------------------------------------------------------
+
+    def _in_block(self, op: Operation) -> Operation | None:
+        """The ancestor of `op` that is in this block (None if it is not nested in it)."""
+        block = self.block
+        while op is not None and op.parent is not block:
+            op = op.parent_op  # type: ignore[assignment]
+        return op
+
+    def _users(self, v: Value) -> list[Operation]:
+        out = []
+        for use in v.uses:
+            user = self._in_block(use.owner)
+            if user is not None:
+                out.append(user)
+        return out
+
+    def _group_of(self, op: Operation) -> Group | None:
+        g = self.group.get(op)
+        return _find(g) if g is not None else None
+
+    def _shape(self, v: Value) -> tuple[int, ...]:
+        return v.type.shape
+
+    # -- legality -------------------------------------------------------------------------------
+
+    def _can_join(self, p: Operation, g: Group, users: list[Operation]) -> bool:
+        """Whether producer `p` may join group `g` through its uses by `users` (members of g)."""
+        kp = self.kind[p]
+        if kp == HEAVY and (g.heavy or g.reductions):
+            return False  # one matmul/conv per kernel, with an elementwise epilogue only
+        if kp == REDUCTION and g.heavy:
+            return False
+        out_shape = self._shape(p.results[0])
+        for u in users:
+            ku = self.kind[u]
+            if ku == HEAVY:
+                return False  # no prologue fusion into a matmul/conv
+            u_shape = self._shape(u.results[0])
+            if kp == HEAVY and (ku != ELEMENTWISE or u_shape != out_shape):
+                return False
+            if kp == REDUCTION and ku == ELEMENTWISE:
+                in_shape = self._shape(p._operands[0].value)
+                if u_shape != out_shape and u_shape != in_shape:
+                    return False
+        return True
+
+    def _convex(self, members: set[Operation], starts: list[Operation], max_index: int) -> bool:
+        """No path from `starts` (ops outside `members` that use them) back into `members`."""
+        index = self.index
+        seen: set[Operation] = set()
+        stack = [s for s in starts if s not in members]
+        while stack:
+            op = stack.pop()
+            if op in seen:
+                continue
+            seen.add(op)
+            if index.get(op, max_index + 1) > max_index:
+                continue  # later than every member: cannot reach one
+            for r in op.results:
+                for user in self._users(r):
+                    if user in members:
+                        return False
+                    if user not in seen:
+                        stack.append(user)
+        return True
+
+    def _escaping_users(self, ops: list[Operation], members: set[Operation]) -> list[Operation]:
+        out = []
+        for m in ops:
+            for r in m.results:
+                for user in self._users(r):
+                    if user not in members:
+                        out.append(user)
+        return out
+
+    def _can_merge_siblings(self, p: Operation, groups: list[Group]) -> bool:
+        kp = self.kind[p]
+        heavy = sum(g.heavy for g in groups) + (kp == HEAVY)
+        reductions = sum(g.reductions for g in groups) + (kp == REDUCTION)
+        if heavy > 1 or (heavy and reductions) or any(g.heavy for g in groups):
+            return False
+        # The groups must not feed each other: that edge was a decision of its own.
+        largest = max(groups, key=lambda g: len(g.members))
+        for g in groups:
+            if g is largest:
+                continue
+            for m in g.members:
+                for u in m._operands:
+                    d = u.value.defining_op()
+                    if d is not None:
+                        dg = self._group_of(d)
+                        if dg is not None and dg is not g and dg in groups:
+                            return False
+                for r in m.results:
+                    for user in self._users(r):
+                        ug = self._group_of(user)
+                        if ug is not None and ug is not g and ug in groups:
+                            return False
+        ops = [p] + [m for g in groups for m in g.members]
+        members = set(ops)
+        max_index = max(g.max_index for g in groups)
+        return self._convex(members, self._escaping_users(ops, members), max_index)
+
+    # -- cost model -----------------------------------------------------------------------------
+
+    def _numel(self, v: Value) -> int:
+        n = 1
+        for d in v.type.shape:
+            n *= self.pass_.size_hint if d == DYNAMIC else d
+        return n
+
+    def _bytes(self, v: Value) -> int:
+        return self._numel(v) * _BYTES.get(str(v.type.element_type), 4)
+
+    def _flops(self, p: Operation) -> int:
+        kind = self.kind[p]
+        if kind == ELEMENTWISE:
+            return _FLOPS_PER_ELEMENT.get(p.name, 1) * self._numel(p.results[0])
+        if kind == BROADCAST:
+            return 0
+        if kind == REDUCTION:
+            return 4 * self._numel(p._operands[0].value)
+        hint = self.pass_.size_hint
+        a, b = p._operands[0].value, p._operands[1].value
+        if type(p) is MatmulOp:
+            k = self._shape(a)[-1]
+            return 2 * self._numel(p.results[0]) * (hint if k == DYNAMIC else k)
+        # conv2d: 2 * output elements * C/G * KH * KW
+        _, cg, kh, kw = (hint if d == DYNAMIC else d for d in self._shape(b))
+        return 2 * self._numel(p.results[0]) * cg * kh * kw
+
+    def duplication_pays(self, p: Operation, num_groups: int, escapes: bool) -> bool:
+        """Cost model: recompute `p` in each of `num_groups` kernels vs write it once and read it
+        back in each (in FLOP-equivalents; one byte moved costs `flops-per-byte` FLOPs)."""
+        per_byte = self.pass_.flops_per_byte
+        out = self._bytes(p.results[0])
+        inputs = sum(self._bytes(u.value) for u in p._operands)
+        materialize = per_byte * out * (num_groups + (0 if escapes else 1))
+        duplicate = num_groups * (self._flops(p) + per_byte * inputs)
+        return duplicate < materialize
+
+    # -- the walk -------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        for op in list(reversed(list(self.block))):
+            if op in self.kind and op.parent is self.block:
+                self._visit(op)
+        return self._materialize()
+
+    def _new_group(self, op: Operation) -> None:
+        self.group[op] = Group(op, self.kind[op], self.index[op])
+
+    def _visit(self, p: Operation) -> None:
+        users = self._users(p.results[0])
+        by_group: dict[Group, list[Operation]] = {}
+        outside = False
+        for u in users:
+            g = self._group_of(u)
+            if g is None:
+                outside = True
+            else:
+                by_group.setdefault(g, []).append(u)
+        legal = [g for g, us in by_group.items() if self._can_join(p, g, us)]
+        if len(legal) < len(by_group):
+            outside = True  # p is materialized for the groups it may not join
+        if not legal:
+            self._new_group(p)
+            return
+        if len(legal) == 1 and not outside:
+            plan, default = "merge", True  # all users in one kernel: free to fuse
+        elif len(legal) == 1 and self._convex(
+            {p, *legal[0].members},
+            [u for u in users if self._group_of(u) is not legal[0]],
+            legal[0].max_index,
+        ):
+            plan, default = "merge", True  # multi-output: p is written once, never read back
+        elif len(legal) > 1 and not outside and self._can_merge_siblings(p, legal):
+            plan, default = "siblings", True
+        else:
+            plan, default = "duplicate", self.duplication_pays(p, len(legal), outside)
+        if not self.ctx.knob(self.sites[p], "fuse", Bool(), default):
+            self._new_group(p)
+            return
+        if plan == "merge" or plan == "siblings":
+            self._new_group(p)
+            g = self.group[p]
+            for other in legal:
+                g = _union(g, other)
+            return
+        self._duplicate(p, legal)
+
+    def _duplicate(self, p: Operation, groups: list[Group]) -> None:
+        for g in groups:
+            clone = p.clone()
+            self.block.insert_before(clone, p)
+            self.index[clone] = self.index[p]
+            self.kind[clone] = self.kind[p]
+            self.group[clone] = g
+            g.members.append(clone)
+            g.heavy += self.kind[p] == HEAVY
+            g.reductions += self.kind[p] == REDUCTION
+            p.results[0].replace_uses_with_if(
+                clone.results[0], lambda use, g=g: self._group_of(self._in_block(use.owner)) is g
+            )
+            self.pass_.num_duplicated += 1
+        if p.results[0].has_uses():
+            self._new_group(p)
+        else:
+            p.erase()
+
+    # -- building graph.fused -------------------------------------------------------------------
+
+    def _materialize(self) -> int:
+        roots: dict[Group, None] = {}
+        for g in self.group.values():
+            root = _find(g)
+            if len(root.members) > 1:
+                roots[root] = None
+        if not roots:
+            return 0
+        position = {op: i for i, op in enumerate(self.block)}
+        built = 0
+        for g in roots:
+            members = sorted((m for m in g.members if m.parent is self.block), key=position.get)
+            if len(members) > 1 and self._build(members):
+                built += 1
+        if built:
+            _topological_sort(self.block)
+        return built
+
+    def _build(self, members: list[Operation]) -> bool:
+        member_set = set(members)
+        inputs: dict[Value, None] = {}
+        outputs: list[Value] = []
+        for m in members:
+            for u in m._operands:
+                d = u.value.defining_op()
+                if d not in member_set:
+                    inputs.setdefault(u.value, None)
+            for r in m.results:
+                if any(self._in_block(use.owner) not in member_set for use in r.uses):
+                    outputs.append(r)
+        if not outputs:
+            return False  # dead: nothing to fuse for
+        last = members[-1]
+        loc = last.location
+        region = Region()
+        body = Block()
+        region.add_block(body)
+        mapping: dict[Any, Any] = {}
+        for v in inputs:
+            mapping[v] = body.add_argument(v.type, loc)
+        for m in members:
+            body.append(m.clone(mapping))
+        body.append(YieldOp.create([mapping[r] for r in outputs], location=loc))
+        fused = FusedOp.from_region(list(inputs), region, loc)
+        self.block.insert_before(fused, last)
+        for r, new in zip(outputs, fused.results):
+            r.replace_uses_with_if(new, lambda use: use.owner not in member_set)
+        for m in reversed(members):
+            m.erase(drop_uses=True)
+        self.pass_.num_fused_ops += len(members)
+        return True
+
+
+def _topological_sort(block: Block) -> None:
+    """Order `block` so every value is defined before its uses, keeping the original order
+    where possible; ops with side effects keep their relative order."""
+    ops = list(block)
+    position = {op: i for i, op in enumerate(ops)}
+    deps: dict[Operation, set[Operation]] = {op: set() for op in ops}
+    last_effect: Operation | None = None
+    for op in ops:
+        d = deps[op]
+        for nested in op.walk():
+            for u in nested._operands:
+                owner = u.value.defining_op()
+                while owner is not None and owner.parent is not block:
+                    owner = owner.parent_op
+                if owner is not None and owner is not op:
+                    d.add(owner)
+        if op.regions or not is_memory_effect_free(op):
+            if last_effect is not None:
+                d.add(last_effect)
+            last_effect = op
+    users: dict[Operation, list[Operation]] = {op: [] for op in ops}
+    pending = {}
+    for op, d in deps.items():
+        pending[op] = len(d)
+        for x in d:
+            users[x].append(op)
+    terminator = block.last if block.last is not None and block.last._is_terminator else None
+    heap = [(position[op], op) for op in ops if not pending[op] and op is not terminator]
+    heap = [(i, id(op), op) for i, op in heap]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        _, _, op = heapq.heappop(heap)
+        order.append(op)
+        for user in users[op]:
+            pending[user] -= 1
+            if not pending[user] and user is not terminator:
+                heapq.heappush(heap, (position[user], id(user), user))
+    if terminator is not None:
+        order.append(terminator)
+    assert len(order) == len(ops), "graph-fusion produced a cycle"
+    for op in order:
+        op.detach()
+        block.append(op)
+
+
+class GraphFusionPass(Pass):
+    """Group graph ops into graph.fused kernels (per-node `fuse` knobs, a cost model default).
+
+    Fuses elementwise producer/consumer chains, broadcasts and elementwise ops into reductions
+    (input fusion), reductions into elementwise consumers over the reduction's input or output
+    shape (softmax's max/sub/exp/sum/div become one kernel), and elementwise epilogues of
+    matmul/conv2d (bias, activation, residual add). A producer with consumers in several
+    kernels is merged with them when they can form one convex kernel, else duplicated into
+    each or materialized: the `fuse` knob decides, defaulting to the cost model (bytes moved
+    vs FLOPs recomputed). Every knob configuration gives a correct program.
+    """
+
+    name = "graph-fusion"
+    anchor = "func.func"
+    size_hint = Option(int, 1024, "Size assumed for a dynamic dim in the cost model")
+    flops_per_byte = Option(
+        int, 4, "Cost model: FLOPs worth one byte of memory traffic (machine balance)"
+    )
+    knobs = (
+        KnobDecl(
+            "fuse",
+            "bool",
+            "Fuse this op into the kernels of its consumers (default: the cost model)",
+        ),
+    )
+    num_groups = Statistic("num-groups", "Number of graph.fused kernels created")
+    num_fused_ops = Statistic("num-fused-ops", "Number of ops moved into kernels")
+    num_duplicated = Statistic("num-duplicated", "Number of producers duplicated into a kernel")
+
+    def run(self, op: Operation, ctx: PassContext) -> None:
+        if self.size_hint < 1 or self.flops_per_byte < 0:
+            ctx.error("graph-fusion: size-hint must be >= 1 and flops-per-byte >= 0", op)
+            return
+        for region in op.regions:
+            for block in region.blocks:
+                self._run_on_block(block, ctx)
+
+    def _run_on_block(self, block: Block, ctx: PassContext) -> None:
+        for op in list(block):
+            if type(op) is FusedOp:
+                continue  # already a kernel
+            for region in op.regions:
+                for nested in region.blocks:
+                    self._run_on_block(nested, ctx)
+        self.num_groups += _BlockFusion(self, block, ctx).run()
