@@ -462,18 +462,34 @@ def _cast(fn: FnLowering, op: Operation) -> None:
 @lowering("memref.copy")
 def _copy(fn: FnLowering, op: Operation) -> None:
     src, dst = op.operands[0].type, op.operands[1].type
-    for t in (src, dst):
-        if type(t) is not A.MemRefType or t.layout is not None:  # type: ignore[attr-defined]
-            raise unsupported("memref.copy of memrefs without the identity layout")
+    if type(src) is not A.MemRefType or type(dst) is not A.MemRefType:
+        raise unsupported("memref.copy of unranked memrefs")
     s, d = fn.get(op.operands[0]), fn.get(op.operands[1])
-    n = fn.num_elements(src, s)  # type: ignore[arg-type]
-    nbytes = fn.mul(n, fn.const(element_size(src.element_type)))  # type: ignore[attr-defined]
-    fn.op(
-        MemcpyOp,
-        [fn.element_ptr(dst, d, []), fn.element_ptr(src, s, []), nbytes],  # type: ignore[arg-type]
-        [],
-        {"isVolatile": A.IntegerAttr(0, A.i1)},
-    )
+    if src.layout is None and dst.layout is None:  # type: ignore[attr-defined]
+        n = fn.num_elements(src, s)  # type: ignore[arg-type]
+        nbytes = fn.mul(n, fn.const(element_size(src.element_type)))  # type: ignore[attr-defined]
+        attrs = {"isVolatile": A.IntegerAttr(0, A.i1)}
+        fn.op(MemcpyOp, [fn.element_ptr(dst, d, []), fn.element_ptr(src, s, []), nbytes], [], attrs)  # type: ignore[arg-type]
+        return
+    # Strided views: an element-by-element loop nest.
+    elem = convert_type(src.element_type)  # type: ignore[attr-defined]
+    align = A.IntegerAttr(natural_alignment(src.element_type), I64)  # type: ignore[attr-defined]
+    rank = len(src.shape)  # type: ignore[attr-defined]
+    sizes = [fn.desc_size(src, s, k) for k in range(rank)]  # type: ignore[arg-type]
+
+    def nest(k: int, ivs: list[Value]) -> None:
+        if k == rank:
+            v = fn.v(llvm.LoadOp, [fn.element_ptr(src, s, ivs)], elem, {"alignment": align})  # type: ignore[arg-type]
+            fn.op(llvm.StoreOp, [v, fn.element_ptr(dst, d, ivs)], [], {"alignment": align})  # type: ignore[arg-type]
+            return
+
+        def body(iv: Value, iters: list[Value]) -> list[Value]:
+            nest(k + 1, [*ivs, iv])
+            return []
+
+        emit_loop(fn, fn.const(0), sizes[k], 1, [], body)
+
+    nest(0, [])
 
 
 def _global_array_type(t: A.MemRefType) -> A.Type:
@@ -529,3 +545,79 @@ def _get_global(fn: FnLowering, op: Operation) -> None:
 
 
 __all__ = ["emit_loop", "lower_global", "reduction_identity", "combine", "descriptor_type"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Views
+
+
+def _mixed(fn: FnLowering, static: Sequence[int], dynamic: Sequence[Value]) -> list[Value]:
+    """Static values (DYNAMIC marks the next dynamic operand) as i64 values."""
+    dyn = iter(dynamic)
+    return [next(dyn) if s == DYNAMIC else fn.const(s) for s in static]
+
+
+def _view_operands(fn: FnLowering, op: Operation) -> tuple[list[Value], list[Value], list[Value]]:
+    seg = op.get_attr("operandSegmentSizes").values  # type: ignore[union-attr]
+    ops = fn.gets(op.operands)
+    start = seg[0]
+    offs = ops[start : start + seg[1]]
+    sizes = ops[start + seg[1] : start + seg[1] + seg[2]]
+    strides = ops[start + seg[1] + seg[2] :]
+    return (
+        _mixed(fn, op.get_attr("static_offsets").values, offs),  # type: ignore[union-attr]
+        _mixed(fn, op.get_attr("static_sizes").values, sizes),  # type: ignore[union-attr]
+        _mixed(fn, op.get_attr("static_strides").values, strides),  # type: ignore[union-attr]
+    )
+
+
+def _kept_dims(op: Operation, static_sizes: Sequence[int], result: A.MemRefType) -> list[int]:
+    """The source dims a (possibly rank-reducing) subview keeps: unit dims are dropped where the
+    result shape does not have them (a dropped dim has size 1, so its stride is irrelevant)."""
+    kept: list[int] = []
+    j = 0
+    for k, s in enumerate(static_sizes):
+        if j < len(result.shape) and (result.shape[j] == s or DYNAMIC in (s, result.shape[j])):
+            kept.append(k)
+            j += 1
+        elif s != 1:
+            raise unsupported(f"the rank reduction of '{op.name}' to {result}")
+    if j != len(result.shape):
+        raise unsupported(f"the rank reduction of '{op.name}' to {result}")
+    return kept
+
+
+@lowering("memref.subview")
+def _subview(fn: FnLowering, op: Operation) -> None:
+    src_t: A.MemRefType = op.operands[0].type  # type: ignore[assignment]
+    res_t: A.MemRefType = op.results[0].type  # type: ignore[assignment]
+    convert_type(res_t)
+    desc = fn.get(op.operands[0])
+    offsets, sizes, strides = _view_operands(fn, op)
+    src_strides, src_offset = src_t.strides_and_offset()
+    off = fn.extract(desc, [2], I64) if src_offset == DYNAMIC else fn.const(src_offset)
+    new_strides = []
+    for k in range(len(src_t.shape)):
+        s = fn.desc_stride(src_t, desc, k, src_strides)
+        off = fn.add(off, fn.mul(offsets[k], s))
+        new_strides.append(fn.mul(strides[k], s))
+    kept = _kept_dims(op, op.get_attr("static_sizes").values, res_t)  # type: ignore[union-attr]
+    fn.vmap[op.results[0]] = fn.make_desc(
+        fn.desc_field(desc, 0),
+        fn.desc_field(desc, 1),
+        off,
+        [sizes[k] for k in kept],
+        [new_strides[k] for k in kept],
+    )
+
+
+@lowering("memref.reinterpret_cast")
+def _reinterpret_cast(fn: FnLowering, op: Operation) -> None:
+    if type(op.operands[0].type) is not A.MemRefType:
+        raise unsupported("memref.reinterpret_cast of an unranked memref")
+    convert_type(op.results[0].type)
+    desc = fn.get(op.operands[0])
+    (offset,), sizes, strides = _view_operands(fn, op)
+    fn.vmap[op.results[0]] = fn.make_desc(
+        fn.desc_field(desc, 0), fn.desc_field(desc, 1), offset, sizes, strides
+    )
