@@ -167,7 +167,7 @@ class ForOp(Op, LoopLikeOpInterface, ConditionallySpeculatable):
     res = var_result(AnyType)
     lowerBoundMap = prop(AffineMapAttrC)  # noqa: N815
     upperBoundMap = prop(AffineMapAttrC)  # noqa: N815
-    step = prop(IndexAttrC, default=_ONE)
+    step = prop(IndexAttrC)
     body = region()
 
     # -- building -------------------------------------------------------------------------------
@@ -325,6 +325,7 @@ class ForOp(Op, LoopLikeOpInterface, ConditionallySpeculatable):
         parser.parse_keyword("to")
         ub_map, ub_ops = S.parse_loop_bound(parser, False)
         attrs = state.attributes
+        attrs["step"] = _ONE
         if parser.parse_optional_keyword("step") is not None:
             pos = parser.pos()
             step = parser.parse_attribute(A.index)

@@ -122,6 +122,7 @@ def test_for_build_positional_and_single_loop_queries() -> None:
         {
             "lowerBoundMap": A.AffineMapAttr(AffineMap.constant(0)),
             "upperBoundMap": A.AffineMapAttr(AffineMap.constant(3)),
+            "step": A.IntegerAttr(1, A.index),
         },
     )
     assert same.get_attr("operandSegmentSizes").values == (0, 0, 0)

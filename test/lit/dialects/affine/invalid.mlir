@@ -531,3 +531,14 @@ func.func @load_unranked(%A: memref<*xf32>, %i: index) {
   %v = "affine.load"(%A, %i) <{map = affine_map<(d0) -> (d0)>}> : (memref<*xf32>, index) -> f32
   return
 }
+
+// -----
+
+func.func @for_missing_step() {
+  // expected-error@+1 {{'affine.for' op requires attribute 'step'}}
+  "affine.for"() <{lowerBoundMap = affine_map<() -> (0)>, operandSegmentSizes = array<i32: 0, 0, 0>, upperBoundMap = affine_map<() -> (4)>}> ({
+  ^bb0(%i: index):
+    "affine.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
