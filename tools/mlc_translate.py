@@ -101,6 +101,8 @@ def _normalize(args: list[str]) -> list[str]:
         elif a.startswith("-o="):
             out.extend(["-o", a[3:]])
             continue
+        if a == "--split-input-file":  # a bare flag never takes the next argument as its value
+            a = f"{a}={DEFAULT_SPLIT_MARKER}"
         out.append(a)
     return out
 
