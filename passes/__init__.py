@@ -15,6 +15,7 @@ PASSES: dict[str, str] = {
     "inline": "inline:InlinerPass",
     "loop-invariant-code-motion": "licm:LoopInvariantCodeMotionPass",
     "reconcile-unrealized-casts": "reconcile_casts:ReconcileUnrealizedCastsPass",
+    "graph-shape-inference": "graph_shape_inference:GraphShapeInferencePass",
     "graph-matmul-reorder": "graph_matmul_reorder:GraphMatmulReorderPass",
     "graph-fusion": "graph_fusion:GraphFusionPass",
     # Passes for testing the pass manager itself (failures, crashes, knobs).
