@@ -6,10 +6,11 @@ reported as "not supported"):
 - Signature: each tensor argument becomes a memref of the same shape with the identity layout;
   each tensor result k becomes a trailing out-parameter (its memref), so a public function
   `@f(tensor<?x4xf32>) -> tensor<?x4xf32>` becomes `@f(memref<?x4xf32>, memref<?x4xf32>)`.
-  Non-tensor results stay results. The attribute `mlc.result_shapes` gets one map per original
-  result: `()[s0, s1, ...] -> (sizes)`, whose symbols are all dims of all memref inputs in
-  argument order, so callers (the runtime) can allocate the outputs first; a result dim that is
-  not an affine function of the input dims is "not supported".
+  Non-tensor results stay results. The attribute `mlc.result_shapes` gets one map per tensor
+  result (per out-parameter, in order): `()[s0, s1, ...] -> (sizes)`, whose symbols are all
+  dims of all memref inputs in argument order, so callers (the runtime) can allocate the
+  outputs first; a result dim that is not an affine function of the input dims is "not
+  supported".
 - `tensor.generic` becomes its buffer form (memref operands, no results), writing each output
   into a destination buffer chosen by these rules (correctness first):
   1. an output that is a `tensor.empty`, or whose current value the body never reads, gets a
@@ -146,7 +147,7 @@ class ShapeAnalysis:
             maps = self.result_maps(op)
             if maps is None:
                 return None
-            m = maps[v.index]
+            m = maps[_tensor_index(op, v.index)]
             subs: list[AffineExpr] = []
             for a in op.operands:
                 if type(a.type) in (A.RankedTensorType, A.MemRefType):
@@ -714,9 +715,10 @@ def _reshape(b: FuncBufferizer, op: Any) -> None:
     sizes = [d if d != DYNAMIC else s for d, s in zip(shape, sizes)]
     strides: list[int | Value] = []
     acc: int | Value = 1
-    for s in reversed(sizes):
+    for k, s in enumerate(reversed(sizes)):
         strides.append(acc)
-        acc = b.mul(acc, s)
+        if k + 1 < len(sizes):
+            acc = b.mul(acc, s)
     strides.reverse()
     rt = memref_of(res.type, op)
     canon, _ = rt.strides_and_offset()
@@ -789,13 +791,18 @@ def _call(b: FuncBufferizer, op: Any) -> None:
 def _call_size(b: FuncBufferizer, op: Any, maps: Any, i: int, j: int, args: list[Value]) -> Value:
     if maps is None:
         raise Unsupported(op, "a call with dynamic result shapes to a function without a body")
-    m: AffineMap = maps[i]
+    m: AffineMap = maps[_tensor_index(op, i)]
     syms: list[Value] = []
     for a in args:
         if type(a.type) is A.MemRefType:
             syms.extend(b.size(b.dim_of(a, d)) for d in range(a.type.rank))
     amap = AffineMap(0, len(syms), [m.results[j]])
     return b.insert(affine_ops.ApplyOp.build_apply(amap, syms)).results[0]
+
+
+def _tensor_index(op: Operation, i: int) -> int:
+    """The position of result `i` of `op` among its tensor results."""
+    return sum(1 for r in op.results[:i] if is_tensor(r.type))
 
 
 def _return(b: FuncBufferizer, op: Any) -> None:
@@ -885,7 +892,6 @@ class ModuleBufferizer:
         n = analysis.num_symbols
         for k, (v, t) in enumerate(zip(ret.operands, fn.func_type.results)):
             if not is_tensor(t):
-                maps.append(AffineMap(0, n, []))
                 continue
             memref_of(t, fn)
             exprs = []
