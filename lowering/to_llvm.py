@@ -48,6 +48,7 @@ from mlc.diagnostics import Diagnostic, engine
 from mlc.ir import attributes as A
 from mlc.ir.affine import AffineExpr, AffineMap
 from mlc.ir.core import Block, Operation, Region, Value
+from mlc.ir.opdef import Pure
 from mlc.pass_manager import Pass, PassContext, Statistic
 
 __all__ = [
@@ -570,7 +571,10 @@ class LegalizeError(Exception):
 def lower_op(fn: FnLowering, op: Operation) -> None:
     impl = LOWERINGS.get(op.name)
     if impl is None:
-        raise LegalizeError(op, "")
+        if op.dialect_name == "llvm" and not op.regions and not op.successors:
+            impl = _clone_llvm_op
+        else:
+            raise LegalizeError(op, "")
     saved = fn.loc
     fn.loc = op.location
     try:
@@ -579,6 +583,30 @@ def lower_op(fn: FnLowering, op: Operation) -> None:
         raise LegalizeError(op, str(e)) from None
     finally:
         fn.loc = saved
+
+
+def _clone_llvm_op(fn: FnLowering, op: Operation) -> None:
+    """An llvm op already in a function body: kept, with its operands remapped."""
+    if op._is_terminator:
+        raise unsupported(f"'{op.name}' terminating a func.func body")
+    new = op.clone({v: fn.get(v) for v in op.operands})
+    fn.block.append(new)
+    for old, res in zip(op.results, new.results):
+        fn.vmap[old] = res
+
+
+@lowering("builtin.unrealized_conversion_cast")
+def _unrealized_cast(fn: FnLowering, op: Operation) -> None:
+    """A cast between a type and its lowered form (as other conversions leave them) folds
+    away; anything else is not supported."""
+    if len(op.operands) != 1 or len(op.results) != 1:
+        raise unsupported("unrealized_conversion_cast of several values")
+    src = fn.get(op.operands[0])
+    if src.type is not convert_type(op.results[0].type):
+        raise unsupported(
+            f"unrealized_conversion_cast from {op.operands[0].type} to {op.results[0].type}"
+        )
+    fn.vmap[op.results[0]] = src
 
 
 # ---------------------------------------------------------------------------------------------
@@ -654,10 +682,12 @@ def lower_func(mod: ModuleLowering, func: Operation) -> Operation:
 
 
 def drop_dead_constants(func: Operation) -> None:
-    """Erase the unused constants that index arithmetic folded away."""
-    for op in list(func.walk()):
-        if type(op) is llvm.ConstantOp and not op.results[0].has_uses():
-            op.erase()
+    """Erase the pure ops left unused (constants that index arithmetic folded away, descriptor
+    fields read through the insertvalue chain), last block first."""
+    for block in reversed(func.regions[0].blocks):
+        for op in list(block.reversed()):
+            if op.has_trait(Pure) and not op._is_terminator and not op.has_uses():
+                op.erase()
 
 
 @lowering("func.return")

@@ -66,3 +66,12 @@ func.func @truncf_rounding(%x: f32) -> f16 {
   %r = arith.truncf %x to_nearest_even : f32 to f16
   return %r : f16
 }
+
+// -----
+
+func.func @bad_cast(%i: index) -> f32 {
+  // expected-error@+2 {{failed to legalize operation 'builtin.unrealized_conversion_cast'}}
+  // expected-note@+1 {{not supported: unrealized_conversion_cast from index to f32}}
+  %f = builtin.unrealized_conversion_cast %i : index to f32
+  return %f : f32
+}

@@ -10,13 +10,39 @@
 // CHECK-NEXT:    llvm.func @mlc_parallel_for(!llvm.ptr, !llvm.ptr, i64, i64, i64)
 
 // A memref argument expands into allocated, aligned, offset, sizes and strides; index is i64.
-// CHECK-LABEL: llvm.func @sig(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: i64, %arg4: i64, %arg5: i64, %arg6: i64, %arg7: f32, %arg8: i64) -> i64
+// A memref result is the descriptor struct, built with insertvalue.
+// CHECK-LABEL: llvm.func @sig(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: i64, %arg4: i64, %arg5: i64, %arg6: i64, %arg7: f32, %arg8: i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
 // CHECK:         %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
-// CHECK:         llvm.insertvalue %arg0, %[[U]][0]
-// CHECK:         llvm.insertvalue %arg6, %{{.*}}[4, 1]
-// CHECK:         llvm.return %arg8 : i64
-func.func @sig(%a: memref<?x4xf32>, %s: f32, %i: index) -> index {
-  return %i : index
+// CHECK:         %[[D0:.*]] = llvm.insertvalue %arg0, %[[U]][0]
+// CHECK:         %[[D1:.*]] = llvm.insertvalue %arg1, %[[D0]][1]
+// CHECK:         %[[D2:.*]] = llvm.insertvalue %arg2, %[[D1]][2]
+// CHECK:         %[[D3:.*]] = llvm.insertvalue %arg3, %[[D2]][3, 0]
+// CHECK:         %[[D4:.*]] = llvm.insertvalue %arg4, %[[D3]][3, 1]
+// CHECK:         %[[D5:.*]] = llvm.insertvalue %arg5, %[[D4]][4, 0]
+// CHECK:         %[[D6:.*]] = llvm.insertvalue %arg6, %[[D5]][4, 1]
+// CHECK:         llvm.return %[[D6]]
+func.func @sig(%a: memref<?x4xf32>, %s: f32, %i: index) -> memref<?x4xf32> {
+  return %a : memref<?x4xf32>
+}
+
+// Several results are packed in a struct; index results are i64.
+// CHECK-LABEL: llvm.func @two(%arg0: i64, %arg1: f32) -> !llvm.struct<(i64, f32)>
+// CHECK:         %[[S0:.*]] = llvm.insertvalue %arg0, %{{.*}}[0] : !llvm.struct<(i64, f32)>
+// CHECK:         %[[S1:.*]] = llvm.insertvalue %arg1, %[[S0]][1] : !llvm.struct<(i64, f32)>
+// CHECK:         llvm.return %[[S1]] : !llvm.struct<(i64, f32)>
+func.func @two(%i: index, %f: f32) -> (index, f32) {
+  return %i, %f : index, f32
+}
+
+// A call passes a memref's fields (read through the descriptor) and unpacks the results.
+// CHECK-LABEL: llvm.func @caller(
+// CHECK:         %[[R:.*]] = llvm.call @two(%arg{{[0-9]+}}, %arg{{[0-9]+}}) : (i64, f32) -> !llvm.struct<(i64, f32)>
+// CHECK:         llvm.extractvalue %[[R]][1] : !llvm.struct<(i64, f32)>
+// CHECK:         llvm.call @sig(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %{{.*}}, %{{.*}})
+func.func @caller(%a: memref<?x4xf32>, %i: index, %f: f32) -> f32 {
+  %r:2 = func.call @two(%i, %f) : (index, f32) -> (index, f32)
+  %m = func.call @sig(%a, %r#1, %r#0) : (memref<?x4xf32>, f32, index) -> memref<?x4xf32>
+  return %r#1 : f32
 }
 
 // A loop: header block with the induction variable and the iter_args, cond_br to the body or
@@ -82,18 +108,22 @@ func.func @strided_layout(%a: memref<4xf32, strided<[10], offset: 3>>, %i: index
 // CHECK:         %[[AI:.*]] = llvm.ptrtoint %[[A]] : !llvm.ptr to i64
 // CHECK:         llvm.urem %{{.*}}, %{{.*}} : i64
 // CHECK:         %[[AL:.*]] = llvm.getelementptr %[[A]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-// CHECK:         llvm.insertvalue %[[A]], %{{.*}}[0]
-// CHECK:         llvm.insertvalue %[[AL]], %{{.*}}[1]
 // CHECK:         %[[G:.*]] = llvm.mlir.addressof @cst : !llvm.ptr
-// CHECK:         llvm.call @free(%{{.*}}) : (!llvm.ptr) -> ()
+// CHECK:         %[[GP:.*]] = llvm.getelementptr inbounds %[[G]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         %[[V:.*]] = llvm.load %[[GP]] <alignment = 4> : !llvm.ptr -> f32
+// CHECK:         llvm.store %[[V]], %[[AL]] <alignment = 4> : f32, !llvm.ptr
+// CHECK:         llvm.call @free(%[[A]]) : (!llvm.ptr) -> ()
 memref.global "private" constant @cst : memref<2xf32> = dense<[1.0, 2.0]>
 func.func @alloc_global(%n: index) -> f32 {
   %t = memref.alloc(%n) : memref<?xf32>
   %g = memref.get_global @cst : memref<2xf32>
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %v = memref.load %g[%c1] : memref<2xf32>
+  memref.store %v, %t[%c0] : memref<?xf32>
+  %w = memref.load %t[%c0] : memref<?xf32>
   memref.dealloc %t : memref<?xf32>
-  return %v : f32
+  return %w : f32
 }
 
 // LLVM intrinsics where LLVM has one; libm (f32: `tanhf`) otherwise; f16 computes in f32.
@@ -105,13 +135,13 @@ func.func @alloc_global(%n: index) -> f32 {
 // CHECK:         %[[H:.*]] = llvm.call @tanhf(%[[W]]) : (f32) -> f32
 // CHECK:         llvm.fptrunc %[[H]] : f32 to f16
 // CHECK:         llvm.intr.sqrt(%[[T]]) : (f32) -> f32
-func.func @math(%x: f32, %y: f64, %h: f16) -> f32 {
+func.func @math(%x: f32, %y: f64, %h: f16) -> (f32, f16) {
   %a = math.exp %x : f32
   %b = math.tanh %a : f32
   %c = math.erf %y : f64
   %d = math.tanh %h : f16
   %e = math.sqrt %b : f32
-  return %e : f32
+  return %e, %d : f32, f16
 }
 
 // affine.if: cond_br on the conjunction of the constraints, joining in a block with results.
@@ -191,4 +221,20 @@ func.func @vec(%x: memref<?xf32>, %i: index) {
   %f = vector.fma %v, %v, %v : vector<8xf32>
   affine.vector_store %f, %x[%i + 8] : memref<?xf32>, vector<8xf32>
   return
+}
+
+// Casts between a type and its lowered form fold away; llvm ops already in a body are kept.
+// CHECK-LABEL: llvm.func @mixed(
+// CHECK-NEXT:    %[[K:.*]] = llvm.add %arg5, %arg5 : i64
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %arg1[%[[K]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:    %[[V:.*]] = llvm.load %[[P]] <alignment = 4> : !llvm.ptr -> f32
+// CHECK-NEXT:    llvm.return %[[V]] : f32
+func.func @mixed(%x: memref<4xf32>, %i: index) -> f32 {
+  %c = builtin.unrealized_conversion_cast %x : memref<4xf32> to !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+  %back = builtin.unrealized_conversion_cast %c : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<4xf32>
+  %j = builtin.unrealized_conversion_cast %i : index to i64
+  %k = llvm.add %j, %j : i64
+  %kk = builtin.unrealized_conversion_cast %k : i64 to index
+  %v = memref.load %back[%kk] : memref<4xf32>
+  return %v : f32
 }
