@@ -37,7 +37,7 @@ reported as "not supported"):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mlc.dialects import affine_ops, arith, func, memref, tensor
@@ -443,15 +443,17 @@ class FuncBufferizer:
         m = self.get(v)
         return [self.dim_of(m, i) for i in range(m.type.rank)]  # type: ignore[attr-defined]
 
-    def fresh(self, result: Value, sizes: Sequence[int | Value]) -> tuple[Value, _Root, int | None]:
+    def fresh(
+        self, result: Value, sizes: Callable[[], Sequence[int | Value]]
+    ) -> tuple[Value, _Root, int | None]:
         """A new buffer for `result`: its out-parameter when hinted and still free, else an
-        alloc."""
+        alloc (of the sizes `sizes()` computes)."""
         t = memref_of(result.type, result.owner)  # type: ignore[arg-type]
         k = self.hint.get(result)
         if k is not None and k not in self.out_used:
             self.out_used.add(k)
             return self.cast(self.outs[k], t.shape), self.out_roots[k], k
-        return self.alloc(t, sizes), _Root("alloc"), None
+        return self.alloc(t, sizes()), _Root("alloc"), None
 
     def can_reuse(self, v: Value, op: Operation, operand_index: int) -> bool:
         root = self.root.get(v)
@@ -475,14 +477,14 @@ class FuncBufferizer:
         if type(init_op) is tensor.EmptyOp and init not in self.buf:
             reads = False
         if not reads:
-            m, root, k = self.fresh(result, self.sizes_of(init))
+            m, root, k = self.fresh(result, lambda: self.sizes_of(init))
             self.bind(result, m, root, k)
             return
         if self.can_reuse(init, op, operand_index):
             self.bind(result, self.buf[init], self.root[init], self.whole_out.get(init))
             return
         src = self.get(init)
-        m, root, k = self.fresh(result, self.sizes_of(init))
+        m, root, k = self.fresh(result, lambda: self.sizes_of(init))
         self.copy(src, m)
         self.bind(result, m, root, k)
 
@@ -593,14 +595,42 @@ def _generic(b: FuncBufferizer, op: Any) -> None:
     n_in = len(ins)
     args = op.body.arguments
     outs = []
+    taken: set[int] = set()
     for j, (init, res) in enumerate(zip(op.outputs, op.results)):
-        b.destination(init, res, op, n_in + j, args[n_in + j].has_uses())
+        reads = args[n_in + j].has_uses()
+        i = None if reads or res in b.hint else _reusable_input(b, op, j, taken)
+        if i is not None:
+            taken.add(i)
+            v = op.inputs[i]
+            b.bind(res, b.buf[v], b.root[v])
+        else:
+            b.destination(init, res, op, n_in + j, reads)
         outs.append(b.buf[res])
     attrs = dict(op.attributes)
     attrs["operandSegmentSizes"] = tensor.segments(n_in, len(outs))
     new = tensor.GenericOp.create([*ins, *outs], [], attrs, 1)
     new.regions[0].take_body(op.regions[0])
     b.insert(new)
+
+
+def _reusable_input(b: FuncBufferizer, op: Any, j: int, taken: set[int]) -> int | None:
+    """An input whose buffer output `j` (whose current value is not read) may overwrite: all
+    loops parallel, the same indexing map and type (each element is read in the iteration that
+    writes it, before the write), and a buffer that may be updated in place (`can_reuse`)."""
+    if any(k != tensor.PARALLEL for k in op.iterator_kinds()):
+        return None
+    maps = op.indexing_map_list()
+    n_in = len(op.inputs)
+    res = op.results[j]
+    for i, v in enumerate(op.inputs):
+        if i in taken or v.type is not res.type or maps[i] is not maps[n_in + j]:
+            continue
+        m = b.buf.get(v)
+        if m is None or m.type.layout is not None:
+            continue
+        if b.can_reuse(v, op, i):
+            return i
+    return None
 
 
 def _empty(b: FuncBufferizer, op: Any) -> None:
@@ -655,7 +685,7 @@ def _extract(b: FuncBufferizer, op: Any) -> None:
 
 def _splat(b: FuncBufferizer, op: Any) -> None:
     res = op.results[0]
-    m, root, k = b.fresh(res, _splat_sizes(op))
+    m, root, k = b.fresh(res, lambda: _splat_sizes(op))
     b.fill(m, op.input)
     b.bind(res, m, root, k)
 
@@ -673,11 +703,13 @@ def _pad(b: FuncBufferizer, op: Any) -> None:
     lows = _mixed_values(op.static_low.values, op.low)
     highs = _mixed_values(op.static_high.values, op.high)
     src_sizes = [b.dim_of(src, i) for i in range(rank)]
-    sizes = [
-        d if d != DYNAMIC else b.add(b.add(src_sizes[i], lows[i]), highs[i])
-        for i, d in enumerate(res.type.shape)
-    ]
-    m, root, k = b.fresh(res, sizes)
+    m, root, k = b.fresh(
+        res,
+        lambda: [
+            d if d != DYNAMIC else b.add(b.add(src_sizes[i], lows[i]), highs[i])
+            for i, d in enumerate(res.type.shape)
+        ],
+    )
     b.fill(m, value)
     offs_static = [lo if isinstance(lo, int) else DYN_INDEX for lo in lows]
     size_static = [s if isinstance(s, int) else DYN_INDEX for s in src_sizes]
