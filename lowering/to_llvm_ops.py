@@ -511,3 +511,41 @@ def _insert(fn: FnLowering, op: Operation) -> None:
 
 
 __all__ = ["binary_by_kind", "libm_call", "fastmath", "float_minmax", "int_minmax"]
+
+
+def _transfer_checks(op: Operation, base_t: A.Type, has_mask: bool) -> None:
+    """The transfers that are plain vector loads/stores: a memref base, no mask, all in bounds,
+    a 1-D vector along the minor dimension (the contiguous case of MLIR's lowering)."""
+    if type(base_t) is not A.MemRefType:
+        raise unsupported(f"'{op.name}' on {base_t} (run bufferize first)")
+    if has_mask:
+        raise unsupported(f"masked '{op.name}'")
+    in_bounds = op.get_attr("in_bounds").value  # type: ignore[union-attr]
+    if not all(b.value for b in in_bounds):
+        raise unsupported(f"'{op.name}' that may be out of bounds (in_bounds = false)")
+    m = op.get_attr("permutation_map").value  # type: ignore[union-attr]
+    if not m.is_minor_identity() or m.num_results != 1:
+        raise unsupported(f"'{op.name}' with permutation map {m}")
+    strides, _ = base_t.strides_and_offset()  # type: ignore[attr-defined]
+    if strides and strides[-1] != 1:
+        raise unsupported(f"'{op.name}' along a non-contiguous dimension of {base_t}")
+
+
+@lowering("vector.transfer_read")
+def _transfer_read(fn: FnLowering, op: Operation) -> None:
+    from mlc.lowering.to_llvm_affine import _load
+
+    seg = op.get_attr("operandSegmentSizes").values  # type: ignore[union-attr]
+    _transfer_checks(op, op.operands[0].type, bool(seg[-1]))
+    _load(fn, op, op.operands[0], op.operands[1 : 1 + seg[1]])
+
+
+@lowering("vector.transfer_write")
+def _transfer_write(fn: FnLowering, op: Operation) -> None:
+    from mlc.lowering.to_llvm_affine import _store
+
+    seg = op.get_attr("operandSegmentSizes").values  # type: ignore[union-attr]
+    _transfer_checks(op, op.operands[1].type, bool(seg[-1]))
+    if op.results:
+        raise unsupported("vector.transfer_write on tensors (run bufferize first)")
+    _store(fn, op, op.operands[0], op.operands[1], op.operands[2 : 2 + seg[2]])

@@ -238,3 +238,15 @@ func.func @mixed(%x: memref<4xf32>, %i: index) -> f32 {
   %v = memref.load %back[%kk] : memref<4xf32>
   return %v : f32
 }
+
+// In-bounds 1-D transfers along the contiguous dimension are vector loads/stores.
+// CHECK-LABEL: llvm.func @transfer(
+// CHECK:         %[[V:.*]] = llvm.load %{{.*}} <alignment = 4> : !llvm.ptr -> vector<8xf32>
+// CHECK:         llvm.store %[[V]], %arg1 <alignment = 4> : vector<8xf32>, !llvm.ptr
+func.func @transfer(%x: memref<?x8xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %x[%i, %c0], %pad {in_bounds = [true]} : memref<?x8xf32>, vector<8xf32>
+  vector.transfer_write %v, %x[%c0, %c0] {in_bounds = [true]} : vector<8xf32>, memref<?x8xf32>
+  return
+}
