@@ -444,6 +444,18 @@ class _Refiner:
         if _graph_op(op):
             self._refine_graph(op)
             return
+        if cls is TensorCastOp:
+            # The cast's value is its source's, so it may take the source's refinements, unless
+            # no user could use them (they would get a cast back).
+            r = op.results[0]
+            new = refine_type(r.type, op._operands[0].value.type)
+            if (
+                new is not None
+                and new is not r.type
+                and any(type(u) in _TAKES_REFINED or _graph_op(u) for u in r.users)
+            ):
+                self.set_type(r, new)
+            return
         for region in op.regions:
             for block in region.blocks:
                 self.refine_block(block)
