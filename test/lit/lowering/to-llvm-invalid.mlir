@@ -6,7 +6,8 @@
 func.func @transfer(%x: memref<4xf32>) -> vector<4xf32> {
   %c0 = arith.constant 0 : index
   %pad = arith.constant 0.0 : f32
-  // expected-error@+1 {{failed to legalize operation 'vector.transfer_read'}}
+  // expected-error@+2 {{failed to legalize operation 'vector.transfer_read'}}
+  // expected-note@+1 {{not supported: 'vector.transfer_read' that may be out of bounds (in_bounds = false)}}
   %v = vector.transfer_read %x[%c0], %pad : memref<4xf32>, vector<4xf32>
   return %v : vector<4xf32>
 }
