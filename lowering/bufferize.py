@@ -84,7 +84,11 @@ def memref_of(t: A.Type, op: Operation) -> A.MemRefType:
 
 class ShapeAnalysis:
     """Symbolic sizes on the tensor IR of one function: symbol j is the j-th dim over all
-    tensor/memref arguments in order. `dim(v, i)` is an AffineExpr or None (not affine)."""
+    tensor/memref arguments in order. `dim(v, i)` is an AffineExpr or None (not affine).
+
+    The entry block is analyzed once, in order (values are defined before their uses), so
+    long chains need no recursion; `dim`/`index` then look the answers up.
+    """
 
     def __init__(self, fn: func.FuncOp, result_maps: Any) -> None:
         self.arg_sym: dict[Value, int] = {}
@@ -96,19 +100,24 @@ class ShapeAnalysis:
         self.num_symbols = n
         self.result_maps = result_maps  # callee name -> list of maps or None
         self.memo: dict[tuple[Value, int], AffineExpr | None] = {}
+        self.index_memo: dict[Value, AffineExpr | None] = {}
+        for op in fn.entry_block:
+            for r in op.results:
+                t = r.type
+                if t is A.index:
+                    self.index_memo[r] = self._index(r)
+                elif type(t) is A.RankedTensorType:
+                    for i, d in enumerate(t.shape):
+                        if d == DYNAMIC:
+                            self.memo[(r, i)] = self._dim(r, i)
 
     def dim(self, v: Value, i: int) -> AffineExpr | None:
-        t = v.type
-        shape = getattr(t, "shape", None)
+        shape = getattr(v.type, "shape", None)
         if shape is not None and i < len(shape) and shape[i] != DYNAMIC:
             return const(shape[i])
-        key = (v, i)
-        if key in self.memo:
-            return self.memo[key]
-        self.memo[key] = None  # cycles are not affine
-        e = self._dim(v, i)
-        self.memo[key] = e
-        return e
+        if v in self.arg_sym:
+            return sym(self.arg_sym[v] + i)
+        return self.memo.get((v, i))
 
     def _dim(self, v: Value, i: int) -> AffineExpr | None:
         if v in self.arg_sym:
@@ -173,6 +182,9 @@ class ShapeAnalysis:
 
     def index(self, v: Value) -> AffineExpr | None:
         """An `index` value as an affine expression of the symbols, or None."""
+        return self.index_memo.get(v)
+
+    def _index(self, v: Value) -> AffineExpr | None:
         op = v.defining_op()
         if op is None:
             return None
@@ -238,13 +250,14 @@ def _constant_int(v: Value) -> int | None:
 
 class _Root:
     """A buffer: `kind` is "arg", "out", "alloc" or "global"; `members` the tensor values
-    whose buffer is it or a view of it."""
+    whose buffer is it or a view of it, `last_use` the position of their latest use."""
 
-    __slots__ = ("kind", "members")
+    __slots__ = ("kind", "members", "last_use")
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self.members: list[Value] = []
+        self.last_use = -1  # the latest position where a member is used
 
 
 class FuncBufferizer:
@@ -416,6 +429,9 @@ class FuncBufferizer:
         self.buf[v] = m
         self.root[v] = root
         root.members.append(v)
+        last = self.last_use.get(v, -1)
+        if last > root.last_use:
+            root.last_use = last
         if whole_out is not None:
             self.whole_out[v] = whole_out
 
@@ -459,10 +475,8 @@ class FuncBufferizer:
         root = self.root.get(v)
         if root is None or root.kind not in ("alloc", "out"):
             return False
-        here = self.pos[op]
-        for m in root.members:
-            if self.last_use.get(m, -1) > here:
-                return False
+        if root.last_use > self.pos[op]:
+            return False
         for i, u in enumerate(op.op_operands):
             if i != operand_index and self.root.get(u.value) is root:
                 return False
