@@ -329,7 +329,7 @@ class FoldExpOfLog(RewritePattern):
 # Constant folding
 
 
-_NO_FOLD = (G.ConstantOp, G.FusedOp)
+_NO_FOLD = (G.ConstantOp,)
 _SPLAT_PRESERVING = (G.ReshapeOp, G.TransposeOp, G.BroadcastToOp)
 
 
