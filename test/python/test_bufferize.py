@@ -687,3 +687,20 @@ def run_buffers_after_affine(module: Operation, name: str, inputs: list) -> list
     mlc.run_pipeline(module, "builtin.module(convert-tensor-to-affine)")
     mlc.verify(module)
     return run_buffers(module, name, inputs)
+
+
+def test_long_chains_bufferize_in_one_buffer() -> None:
+    """A 400-op elementwise chain with dynamic sizes: no recursion limits, and the chain
+    updates one buffer in place (the first op's alloc), the last op writes the out-param."""
+    lines = ["func.func @main(%a: tensor<?x8xf32>) -> tensor<?x8xf32> {"]
+    lines.append("  %v0 = graph.relu %a : tensor<?x8xf32>")
+    for i in range(1, 400):
+        lines.append(
+            f"  %v{i} = graph.add %v{i - 1}, %a : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>"  # noqa: E501
+        )
+    lines.append("  return %v399 : tensor<?x8xf32>\n}")
+    module = bufferize("\n".join(lines))
+    fn = func_named(module, "main")
+    assert len([op for op in fn.walk() if op.name == "memref.alloc"]) == 1
+    (m,) = fn.get_attr("mlc.result_shapes")
+    assert str(m.value) == "()[s0, s1] -> (s0, 8)"

@@ -298,3 +298,89 @@ func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
     assert "failed to legalize operation 'tensor.generic'" in str(d)
     assert "not supported: tensor.generic on tensors; run bufferize first" in str(d)
     assert d.location is not None and d.location.line == 3
+
+
+# ---------------------------------------------------------------------------------------------
+# End to end: the same programs through convert-to-llvm, the translation and the JIT
+
+
+def jit_signatures(module: Operation, originals: dict) -> dict:
+    """Runtime signatures from the original tensor types and `mlc.result_shapes`; functions
+    with a result dim the runtime cannot describe (not a constant or an input dim) are left
+    out (the executor test covers them)."""
+    from mlc.ir import attributes as A
+    from mlc.runtime import ArgSpec, InputDim, Signature
+
+    sigs = {}
+    for op in module.regions[0].blocks[0]:
+        name = op.get_attr("sym_name")
+        shapes = op.get_attr("mlc.result_shapes")
+        if op.name != "llvm.func" or shapes is None or name.value not in originals:
+            continue
+        ins, outs = originals[name.value]
+        dims = [(k, j, d) for k, t in enumerate(ins) for j, d in enumerate(t.shape)]
+        inputs = [
+            ArgSpec(
+                f"a{k}", str(t.element_type), tuple(None if d == A.DYNAMIC else d for d in t.shape)
+            )
+            for k, t in enumerate(ins)
+        ]
+        outputs = []
+        for r, (t, m) in enumerate(zip(outs, shapes)):
+            shape: list = []
+            for e in m.value.results:
+                if e.kind == "constant":
+                    shape.append(e.value)
+                elif e.kind == "symbol":
+                    k, j, d = dims[e.position]
+                    shape.append(d if d != A.DYNAMIC else InputDim(k, j))
+                else:
+                    break
+            else:
+                outputs.append(ArgSpec(f"r{r}", str(t.element_type), tuple(shape)))
+                continue
+            break
+        else:
+            sigs[name.value] = Signature(inputs, outputs)
+    return sigs
+
+
+JIT_PROGRAMS = (4, 6, 11, 12)
+
+
+def test_graph_programs_compiled_match_the_interpreter() -> None:
+    translate = pytest.importorskip("mlc.lowering.translate")
+    pytest.importorskip("llvmlite")
+    from mlc.runtime import compile_llvm_ir
+
+    # A subset keeps LLVM's compile time low: dynamic matmul, views (slices, reshapes) with
+    # reductions, a global constant with fused ops, rank 0.
+    programs = [PROGRAMS[k] for k in JIT_PROGRAMS]
+    text = "\n".join(t.replace("@main(", f"@c{i}(") for i, (t, _) in enumerate(programs))
+    reference = mlc.parse(text)
+    module = mlc.parse(text)
+    originals = {}
+    for op in module.regions[0].blocks[0]:
+        ft = op.get_attr("function_type").value
+        originals[op.get_attr("sym_name").value] = (ft.inputs, ft.results)
+    mlc.run_pipeline(
+        module,
+        PIPELINE[:-1] + ",convert-to-llvm,reconcile-unrealized-casts,canonicalize,cse)",
+    )
+    sigs = jit_signatures(module, originals)
+    assert len(sigs) == len(programs), sorted(sigs)
+    jit = compile_llvm_ir(translate.translate_module(module), sigs, opt_level=1)
+    for i, (case, inputs) in enumerate(programs):
+        name = f"c{i}"
+        if name not in sigs:
+            continue
+        expected = run(reference, name, *inputs, verify=False)
+        got = jit[name](*inputs)
+        got = got if isinstance(got, tuple) else (got,)
+        tol = (1e-4, 1e-5) if any(k in case for k in ACCUMULATING) else (2e-5, 1e-6)
+        for g, e in zip(got, expected):
+            assert (g.dtype, g.shape) == (e.dtype, e.shape), case
+            if e.dtype.kind in "biu":
+                np.testing.assert_array_equal(g, e, err_msg=case)
+            else:
+                np.testing.assert_allclose(g, e, rtol=tol[0], atol=tol[1], err_msg=case)
