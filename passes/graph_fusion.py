@@ -415,7 +415,7 @@ def _topological_sort(block: Block) -> None:
                     owner = owner.parent_op
                 if owner is not None and owner is not op:
                     d.add(owner)
-        if op.regions or not is_memory_effect_free(op):
+        if not is_memory_effect_free(op):
             if last_effect is not None:
                 d.add(last_effect)
             last_effect = op
