@@ -148,6 +148,11 @@ class DimEquivalence:
 
     def union(self, a: Value, i: int, b: Value, j: int, op: Operation | None = None) -> None:
         """Record that dim i of `a` equals dim j of `b` (both ranked)."""
+        da, db = a.type.shape[i], b.type.shape[j]  # type: ignore[attr-defined]
+        if da != DYNAMIC and db != DYNAMIC:
+            if da != db and op is not None:
+                self.conflicts.append((op, f"dimension of size {da} must equal one of size {db}"))
+            return  # static dims need no class
         ra, rb = self._root(self._id(a, i)), self._root(self._id(b, j))
         if ra == rb:
             return
@@ -204,7 +209,10 @@ class DimEquivalence:
             return
         rank = out.type.rank - lead  # type: ignore[attr-defined]
         shapes = [v.type.shape[: v.type.rank - lead] for v in ins]  # type: ignore[attr-defined]
+        out_shape = out.type.shape  # type: ignore[attr-defined]
         for i in range(rank):
+            if out_shape[i] != DYNAMIC:
+                continue  # a static result dim needs no class
             live = []
             for v, s in zip(ins, shapes):
                 j = i - (rank - len(s))
@@ -462,6 +470,14 @@ class _Refiner:
 
     def _refine_graph(self, op: Operation) -> None:
         results = op.results
+        if len(results) == 1 and G.Elementwise in type(op)._traits:
+            # An elementwise op whose operands all have its result type infers that type.
+            t = results[0].type
+            for u in op._operands:
+                if u.value.type is not t:
+                    break
+            else:
+                return
         try:
             inferred = type(op).infer_from(  # type: ignore[attr-defined]
                 [u.value.type for u in op._operands],
@@ -605,17 +621,15 @@ class GraphShapeInferencePass(Pass):
             state.fixpoint([f, *clones])
         self.num_casts += _insert_casts(module, refiner, funcs)
         self.num_refined += refiner.num_refined
-        eq = None
         if self.annotate_dims:
             eq = DimEquivalence(module)
+            if eq.conflicts:
+                op, message = eq.conflicts[0]
+                ctx.error(f"shape conflict: {message}", op)
+                return
             for f in funcs.values():
                 if not f.is_declaration and f.parent is not None:
                     _annotate(f, eq)
-        if eq is None:
-            eq = DimEquivalence(module)
-        if eq.conflicts:
-            op, message = eq.conflicts[0]
-            ctx.error(f"shape conflict: {message}", op)
 
 
 class _State:
