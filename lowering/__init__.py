@@ -11,4 +11,6 @@ PASSES: dict[str, str] = {
     "convert-tensor-to-affine": "tensor_to_affine:ConvertTensorToAffinePass",
 }
 
-PIPELINES: dict[str, str] = {}
+PIPELINES: dict[str, str] = {
+    "lower-to-cpu": "pipelines:LowerToCPUPipeline",
+}

@@ -631,7 +631,9 @@ class PassManager(OpPassManager):
         from mlc.pipeline_parser import PipelineParser
 
         parser = PipelineParser(text)
-        root = OpPassManager(None)
+        # Collected on a manager anchored like the result, so that a bare pass anchored on that
+        # op (`bufferize` on `builtin.module`) runs on it instead of nesting implicitly.
+        root = OpPassManager(anchor)
         parser.parse_into(root)
         pm = cls(anchor)
         if len(root.elements) == 1 and isinstance(root.elements[0], OpPassManager):

@@ -2,7 +2,7 @@
 
 // Names, summaries, anchors, options with types and defaults, knobs, then pipelines.
 // CHECK: Available passes:
-// CHECK-NEXT: canonicalize - Canonicalize operations
+// CHECK: canonicalize - Canonicalize operations
 // CHECK-NEXT: top-down=<bool> (default: true) -
 // CHECK: max-iterations=<int> (default: 10) -
 // CHECK: disable-patterns=<list<string>> (default: ) -
@@ -13,5 +13,6 @@
 // CHECK: loop-invariant-code-motion -
 // CHECK: symbol-dce -
 // CHECK: Available pass pipelines:
+// CHECK: lower-to-cpu - Lower graph-level programs to the llvm dialect (default knobs)
 // CHECK-NEXT: simplify - Canonicalize, CSE and canonicalize again
 // CHECK-NEXT: max-iterations=<int> (default: 10) -

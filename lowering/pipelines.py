@@ -1,0 +1,26 @@
+"""Named pipelines of the lowering path."""
+
+from __future__ import annotations
+
+from mlc.pass_manager import OpPassManager, PassPipeline
+
+
+class LowerToCPUPipeline(PassPipeline):
+    """The whole path from the graph dialect to the llvm dialect with default knob values.
+
+    graph-level cleanup and shape refinement, then each conversion of DESIGN.md section 1 with
+    canonicalize/cse between levels: convert-graph-to-tensor, bufferize,
+    convert-tensor-to-affine, convert-to-llvm, reconcile-unrealized-casts. The result is what
+    `mlc-translate --mlir-to-llvmir` turns into LLVM IR and `mlc.compile` JIT-compiles.
+    """
+
+    name = "lower-to-cpu"
+    summary = "Lower graph-level programs to the llvm dialect (default knobs)"
+
+    def build(self, pm: OpPassManager) -> None:
+        pm.add_text(
+            "graph-shape-inference,canonicalize,cse,"
+            "convert-graph-to-tensor,canonicalize,cse,"
+            "bufferize,convert-tensor-to-affine,canonicalize,cse,"
+            "convert-to-llvm,reconcile-unrealized-casts,canonicalize,cse"
+        )
