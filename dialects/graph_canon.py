@@ -25,6 +25,7 @@ __all__ = [
     "FoldTransposeOfTranspose",
     "FoldReshapeOfReshape",
     "FoldBroadcastOfBroadcast",
+    "FoldMatmulOfTransposes",
     "RemoveRedundantBroadcast",
     "SimplifyArithIdentity",
     "FoldInvolution",
@@ -187,6 +188,45 @@ class RemoveRedundantBroadcast(RewritePattern):
         if type(inferred[0]) is not A.RankedTensorType or inferred[0].rank != rank:
             return False
         rewriter.modify_op_in_place(op, lambda: op.set_operand(index, x))
+        return True
+
+
+def _swaps_last_two(op: Operation | None) -> bool:
+    """`op` is a graph.transpose that swaps the last two dims and keeps the others in place."""
+    if type(op) is not G.TransposeOp:
+        return False
+    perm = op.perm_value()  # type: ignore[attr-defined]
+    n = len(perm)
+    return n >= 2 and perm == (*range(n - 2), n - 1, n - 2)
+
+
+class FoldMatmulOfTransposes(RewritePattern):
+    """matmul(transpose(x), transpose(y)) -> transpose(matmul(y, x)) when both transposes swap
+    the last two dims and have no other user: A^T B^T = (B A)^T, one transpose instead of two
+    (and none when a transpose of the result follows, by FoldTransposeOfTranspose). The same
+    products are summed in the same order, so the values are identical."""
+
+    root = G.MatmulOp
+
+    def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        a, b = op.operands
+        ta, tb = _defining(a), _defining(b)
+        if not (_swaps_last_two(ta) and _swaps_last_two(tb)):
+            return False
+        if not (a.has_one_use() and b.has_one_use()) or a is b:
+            return False
+        res_t = op.results[0].type
+        if type(res_t) is not A.RankedTensorType:
+            return False
+        x, y = ta.operands[0], tb.operands[0]  # type: ignore[union-attr]
+        try:
+            (prod_t,) = G.MatmulOp.infer_result_types([y.type, x.type], {})
+        except ShapeInferenceError:
+            return False
+        rewriter.set_insertion_point_before(op)
+        prod = rewriter.insert(G.MatmulOp.create([y, x], [prod_t], None, location=op.location))
+        perm = ta.get_attr("perm")  # type: ignore[union-attr]
+        _replace_with_new(rewriter, op, G.TransposeOp, prod.results, {"perm": perm})
         return True
 
 
@@ -453,6 +493,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     FoldTransposeOfTranspose(),
     FoldReshapeOfReshape(),
     FoldBroadcastOfBroadcast(),
+    FoldMatmulOfTransposes(),
     *_rooted(RemoveRedundantBroadcast, _BROADCASTING),
     *_rooted(
         SimplifyArithIdentity,

@@ -305,3 +305,32 @@ def test_transpose_merge_values(perm1: tuple[int, ...], perm2: tuple[int, ...]) 
     out, (r,) = canonicalized(text, x)
     assert out.count("graph.transpose") == (0 if s2 == x.shape else 1)
     np.testing.assert_array_equal(r, np.transpose(np.transpose(x, perm1), perm2))
+
+
+@pytest.mark.parametrize(
+    "xs,ys",
+    [((5, 3), (4, 5)), ((2, 5, 3), (4, 5)), ((1, 5, 3), (3, 4, 5)), ((2, 1, 6, 2), (3, 7, 6))],
+)
+def test_matmul_of_transposes_values(xs: tuple[int, ...], ys: tuple[int, ...]) -> None:
+    g = np.random.default_rng(len(xs) * 10 + len(ys))
+    x = g.standard_normal(xs).astype(np.float32)
+    y = g.standard_normal(ys).astype(np.float32)
+
+    def swap(n: int) -> tuple[int, ...]:
+        return (*range(n - 2), n - 1, n - 2)
+
+    xts = tuple(xs[p] for p in swap(len(xs)))
+    yts = tuple(ys[p] for p in swap(len(ys)))
+    out = np.matmul(np.transpose(x, swap(len(xs))), np.transpose(y, swap(len(ys)))).shape
+    text = f"""
+    func.func @main(%x: {tt(xs)}, %y: {tt(ys)}) -> {tt(out)} {{
+      %xt = graph.transpose %x {{perm = {_arr(swap(len(xs)))}}} : ({tt(xs)}) -> {tt(xts)}
+      %yt = graph.transpose %y {{perm = {_arr(swap(len(ys)))}}} : ({tt(ys)}) -> {tt(yts)}
+      %0 = graph.matmul %xt, %yt : ({tt(xts)}, {tt(yts)}) -> {tt(out)}
+      return %0 : {tt(out)}
+    }}"""
+    text_out, (r,) = canonicalized(text, x, y)
+    assert text_out.count("graph.transpose") == 1
+    assert "graph.matmul %arg1, %arg0" in text_out
+    expected = np.matmul(np.transpose(x, swap(len(xs))), np.transpose(y, swap(len(ys))))
+    np.testing.assert_allclose(r, expected, rtol=1e-5, atol=1e-6)

@@ -140,3 +140,39 @@ func.func @constants() -> (tensor<2x2xf32>, tensor<2xi32>, tensor<1000x1000xf32>
   %6 = graph.div %i, %zero : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
   return %t, %1, %3, %5, %6 : tensor<2x2xf32>, tensor<2xi32>, tensor<1000x1000xf32>, tensor<2000xf32>, tensor<2xi32>
 }
+
+// -----
+
+// Transposed matmul operands: A^T B^T = (B A)^T, and a transpose of that result cancels.
+
+// CHECK-LABEL: func.func @matmul_of_transposes
+// CHECK-SAME: (%[[X:.+]]: tensor<2x5x3xf32>, %[[Y:.+]]: tensor<4x5xf32>)
+func.func @matmul_of_transposes(%x: tensor<2x5x3xf32>, %y: tensor<4x5xf32>) -> (tensor<2x3x4xf32>, tensor<2x4x3xf32>) {
+  // CHECK: %[[P:.+]] = graph.matmul %[[Y]], %[[X]] : (tensor<4x5xf32>, tensor<2x5x3xf32>) -> tensor<2x4x3xf32>
+  // CHECK: %[[T:.+]] = graph.transpose %[[P]] {perm = array<i64: 0, 2, 1>} : (tensor<2x4x3xf32>) -> tensor<2x3x4xf32>
+  %xt = graph.transpose %x {perm = array<i64: 0, 2, 1>} : (tensor<2x5x3xf32>) -> tensor<2x3x5xf32>
+  %yt = graph.transpose %y {perm = array<i64: 1, 0>} : (tensor<4x5xf32>) -> tensor<5x4xf32>
+  %0 = graph.matmul %xt, %yt : (tensor<2x3x5xf32>, tensor<5x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: %[[Q:.+]] = graph.matmul %[[Y]], %[[X]]
+  %xt2 = graph.transpose %x {perm = array<i64: 0, 2, 1>} : (tensor<2x5x3xf32>) -> tensor<2x3x5xf32>
+  %yt2 = graph.transpose %y {perm = array<i64: 1, 0>} : (tensor<4x5xf32>) -> tensor<5x4xf32>
+  %1 = graph.matmul %xt2, %yt2 : (tensor<2x3x5xf32>, tensor<5x4xf32>) -> tensor<2x3x4xf32>
+  %2 = graph.transpose %1 {perm = array<i64: 0, 2, 1>} : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>
+  // CHECK-NOT: graph.transpose
+  // CHECK: return %[[T]], %[[Q]]
+  return %0, %2 : tensor<2x3x4xf32>, tensor<2x4x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_transposes_kept
+func.func @matmul_transposes_kept(%x: tensor<5x3xf32>, %y: tensor<4x5xf32>) -> (tensor<3x4xf32>, tensor<3x5xf32>) {
+  // A transpose with another user stays (rewriting would add a transpose).
+  // CHECK: %[[XT:.+]] = graph.transpose
+  // CHECK: %[[YT:.+]] = graph.transpose
+  // CHECK: graph.matmul %[[XT]], %[[YT]]
+  %xt = graph.transpose %x {perm = array<i64: 1, 0>} : (tensor<5x3xf32>) -> tensor<3x5xf32>
+  %yt = graph.transpose %y {perm = array<i64: 1, 0>} : (tensor<4x5xf32>) -> tensor<5x4xf32>
+  %0 = graph.matmul %xt, %yt : (tensor<3x5xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>
+  return %0, %xt : tensor<3x4xf32>, tensor<3x5xf32>
+}
