@@ -27,6 +27,7 @@ __all__ = [
     "parse_file",
     "verify",
     "run_pipeline",
+    "compile",
     "__version__",
 ]
 
@@ -74,6 +75,18 @@ def run_pipeline(module: Operation, pipeline: str, knobs: Any = None) -> Any:
     from mlc.pass_manager import run_pipeline as _run_pipeline
 
     return _run_pipeline(module, pipeline, knobs)
+
+
+def compile(  # noqa: A001 - MLIR/JAX-style public name
+    module_or_text: Operation | str, pipeline: str = "lower-to-cpu", knobs: Any = None, **options: Any
+) -> Any:
+    """Compile a module (op or text) to callables on NumPy arrays: `mlc.compile(text).main(x)`.
+
+    Options: `threads`, `opt_level`, `use_cache`. See `mlc.lowering.compile.compile`.
+    """
+    from mlc.lowering.compile import compile as _compile
+
+    return _compile(module_or_text, pipeline, knobs, **options)
 
 
 def __getattr__(name: str) -> Any:

@@ -1,0 +1,274 @@
+"""`mlc.compile`: a module (or its text) -> callables on NumPy arrays.
+
+    compiled = mlc.compile(text)                 # pipeline "lower-to-cpu", default knobs
+    probs = compiled.main(x, w1, b1, ...)        # or compiled["main"](...)
+
+Steps: parse (or clone: the caller's module is never changed), verify, record the signature of
+every public function (its tensor/scalar argument and result types), run the pipeline, translate
+the llvm dialect to LLVM IR text, and JIT-compile it with `mlc.runtime` (which validates every
+call's arrays against those signatures). Result shapes come from the `mlc.result_shapes` maps
+that `bufferize` attaches: each output dim is a constant or equal to an input dim.
+
+Compiling the same text with the same pipeline, knobs and JIT options again is free: the
+lowered LLVM IR is cached per (text, pipeline, knobs), and the runtime caches machine code per
+(LLVM IR, signatures, options, target).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mlc.ir import attributes as A
+from mlc.ir.affine import AffineConstantExpr, AffineMap, AffineSymbolExpr
+from mlc.ir.core import Operation
+
+__all__ = ["CompileError", "CompiledModule", "compile"]
+
+
+class CompileError(ValueError):
+    """An input that `mlc.compile` cannot compile (unsupported signature, bad argument)."""
+
+
+_SCALARS = ("i1", "i8", "i16", "i32", "i64", "index", "f16", "f32", "f64")
+
+
+def _element_name(t: A.Type, where: str) -> str:
+    name = str(t)
+    if name not in _SCALARS:
+        raise CompileError(f"not supported: {where} has element type {name}")
+    return name
+
+
+def _public_functions(module: Operation) -> list[Operation]:
+    out = []
+    for op in module.regions[0].blocks[0].ops:
+        if op.name != "func.func" or not op.regions[0].blocks:
+            continue
+        vis = op.get_attr("sym_visibility")
+        if vis is None or vis.value == "public":
+            out.append(op)
+    return out
+
+
+class _FunctionInfo:
+    """The source-level signature of a public function (before lowering)."""
+
+    __slots__ = ("name", "inputs", "results")
+
+    def __init__(self, fn: Operation) -> None:
+        self.name: str = fn.get_attr("sym_name").value  # type: ignore[union-attr]
+        ftype = fn.get_attr("function_type").value  # type: ignore[union-attr]
+        self.inputs: list[tuple[str, str, tuple[int, ...] | None]] = []
+        for i, t in enumerate(ftype.inputs):
+            self.inputs.append(self._spec(f"arg{i}", t, f"@{self.name} argument {i}"))
+        self.results: list[tuple[str, str, tuple[int, ...] | None]] = []
+        for i, t in enumerate(ftype.results):
+            spec = self._spec(f"result{i}", t, f"@{self.name} result {i}")
+            if spec[2] is None:
+                raise CompileError(
+                    f"not supported: @{self.name} result {i} is a scalar ({t}); return a "
+                    "rank-0 tensor instead"
+                )
+            self.results.append(spec)
+
+    @staticmethod
+    def _spec(name: str, t: A.Type, where: str) -> tuple[str, str, tuple[int, ...] | None]:
+        if isinstance(t, A.RankedTensorType):
+            return (name, _element_name(t.element_type, where), tuple(t.shape))
+        if isinstance(t, A.ShapedType):
+            raise CompileError(f"not supported: {where} has type {t} (ranked tensors only)")
+        return (name, _element_name(t, where), None)
+
+
+def _signature(info: _FunctionInfo, llvm_fn: Operation | None) -> Any:
+    from mlc.runtime import ArgSpec, InputDim, Signature
+
+    inputs = [
+        ArgSpec(n, dt, None if shape is None else tuple(None if d < 0 else d for d in shape))
+        for n, dt, shape in info.inputs
+    ]
+    # Symbols of the result-shape maps: every dim of every memref input, in argument order.
+    symbols: list[tuple[int, int, int]] = []  # (input index, dim, static size or -1)
+    for k, (_, _, shape) in enumerate(info.inputs):
+        if shape is not None:
+            symbols += [(k, d, size) for d, size in enumerate(shape)]
+    maps_attr = None if llvm_fn is None else llvm_fn.get_attr("mlc.result_shapes")
+    maps = [] if maps_attr is None else [m.value for m in maps_attr.value]
+    outputs = []
+    for r, (n, dt, shape) in enumerate(info.results):
+        assert shape is not None
+        amap: AffineMap | None = maps[r] if r < len(maps) else None
+        dims: list[Any] = []
+        for d, size in enumerate(shape):
+            if size >= 0:
+                dims.append(size)
+                continue
+            expr = None if amap is None else amap.results[d]
+            if isinstance(expr, AffineConstantExpr):
+                dims.append(expr.value)
+            elif isinstance(expr, AffineSymbolExpr) and expr.position < len(symbols):
+                k, kd, static = symbols[expr.position]
+                dims.append(static if static >= 0 else InputDim(k, kd))
+            else:
+                shown = "unknown" if expr is None else str(expr)
+                raise CompileError(
+                    f"not supported: dim {d} of @{info.name} result {r} is computed from the "
+                    f"input dims ({shown}); the runtime allocates outputs whose dims are static "
+                    "or equal to an input dim"
+                )
+        outputs.append(ArgSpec(n, dt, tuple(dims)))
+    return Signature(inputs=inputs, outputs=outputs)
+
+
+class CompiledModule:
+    """The public functions of a compiled module, callable on NumPy arrays.
+
+    `compiled["main"](x, w)` or `compiled.main(x, w)`; a function returns one array, or a tuple
+    when it has several results. Wrong arrays raise TypeError/ValueError naming the argument.
+    """
+
+    def __init__(self, jit: Any, llvm_ir: str, timings: dict[str, float]) -> None:
+        self._jit = jit
+        self.llvm_ir = llvm_ir
+        self.timings = timings
+
+    def __getitem__(self, name: str) -> Callable[..., Any]:
+        return self._jit[name]
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._jit[name]
+        except KeyError as e:
+            raise AttributeError(str(e)) from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._jit
+
+    @property
+    def functions(self) -> list[str]:
+        return list(self._jit)
+
+    @property
+    def signatures(self) -> dict[str, Any]:
+        return self._jit.signatures
+
+    @property
+    def jit(self) -> Any:
+        """The underlying `mlc.runtime.JitModule` (optimized IR, assembly, ...)."""
+        return self._jit
+
+    def __repr__(self) -> str:
+        return f"<CompiledModule {', '.join(self.functions)}>"
+
+
+# (text, pipeline, knobs) -> (LLVM IR, signatures): the lowering is deterministic.
+_LOWERED: OrderedDict[tuple[str, str, str], tuple[str, dict[str, Any]]] = OrderedDict()
+_LOWERED_MAX = 64
+_LOCK = threading.Lock()
+
+
+def _knob_key(knobs: Any) -> str:
+    if knobs is None:
+        return ""
+    if isinstance(knobs, Mapping):
+        return json.dumps(dict(knobs), sort_keys=True, default=str)
+    if isinstance(knobs, str):
+        return "file:" + knobs
+    return ""  # a KnobContext: not cached
+
+
+def _lower(module: Operation, pipeline: str, knobs: Any) -> tuple[str, dict[str, Any], dict]:
+    from mlc import run_pipeline
+    from mlc.lowering.translate import translate_module
+
+    infos = [_FunctionInfo(fn) for fn in _public_functions(module)]
+    if not infos:
+        raise CompileError("not supported: the module has no public function with a body")
+    t0 = time.perf_counter()
+    run_pipeline(module, pipeline, knobs)
+    t1 = time.perf_counter()
+    llvm_fns = {
+        op.get_attr("sym_name").value: op  # type: ignore[union-attr]
+        for op in module.regions[0].blocks[0].ops
+        if op.name == "llvm.func"
+    }
+    signatures = {info.name: _signature(info, llvm_fns.get(info.name)) for info in infos}
+    text = translate_module(module)
+    t2 = time.perf_counter()
+    return text, signatures, {"pipeline": t1 - t0, "translate": t2 - t1}
+
+
+def compile(  # noqa: A001 - mlc.compile is the public name
+    module_or_text: Operation | str,
+    pipeline: str = "lower-to-cpu",
+    knobs: Any = None,
+    *,
+    threads: int | None = None,
+    opt_level: int = 3,
+    use_cache: bool = True,
+) -> CompiledModule:
+    """Compile a module (an op or MLIR text) to callables on NumPy arrays.
+
+    `pipeline`: pass pipeline text ending in the llvm dialect; `knobs`: a mapping, JSON path or
+    KnobContext (as `mlc.run_pipeline`); `threads`: worker threads for parallel loops (default:
+    `MLC_NUM_THREADS`, else all cores); `opt_level`: LLVM's (0-3). The input is not modified.
+    Raises `mlc.ParseError`/`mlc.VerifyError` for bad IR, `mlc.pass_manager.PassError` when a
+    pass fails (e.g. `failed to legalize`), `CompileError` for unsupported signatures.
+    """
+    import mlc
+    from mlc.runtime import JitOptions, compile_llvm_ir
+
+    if not isinstance(pipeline, str):
+        raise TypeError(f"pipeline must be pipeline text, got {type(pipeline).__name__}")
+    if not (isinstance(opt_level, int) and 0 <= opt_level <= 3):
+        raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
+    t0 = time.perf_counter()
+    if isinstance(module_or_text, str):
+        text = module_or_text
+        module = None
+    elif isinstance(module_or_text, Operation):
+        module = module_or_text
+        text = module.print(generic=True)
+    else:
+        raise TypeError(f"expected a module op or MLIR text, got {type(module_or_text).__name__}")
+    key = (text, pipeline, _knob_key(knobs))
+    cacheable = use_cache and (knobs is None or key[2] != "")
+    with _LOCK:
+        hit = _LOWERED.get(key) if cacheable else None
+        if hit is not None:
+            _LOWERED.move_to_end(key)
+    timings: dict[str, float] = {}
+    if hit is None:
+        work = mlc.parse(text) if module is None else module.clone()
+        if work.name != "builtin.module":
+            raise CompileError(f"expected a builtin.module, got '{work.name}'")
+        work.verify()
+        timings["parse"] = time.perf_counter() - t0
+        llvm_ir, signatures, stage = _lower(work, pipeline, knobs)
+        timings.update(stage)
+        if cacheable:
+            with _LOCK:
+                _LOWERED[key] = (llvm_ir, signatures)
+                while len(_LOWERED) > _LOWERED_MAX:
+                    _LOWERED.popitem(last=False)
+    else:
+        llvm_ir, signatures = hit
+    t3 = time.perf_counter()
+    jit = compile_llvm_ir(
+        llvm_ir, signatures, threads=threads, options=JitOptions(opt_level=opt_level), use_cache=use_cache
+    )
+    timings["jit"] = time.perf_counter() - t3
+    return CompiledModule(jit, llvm_ir, timings)
+
+
+def clear_cache() -> None:
+    """Forget the lowered modules (the runtime's machine-code cache: `mlc.runtime.cache`)."""
+    with _LOCK:
+        _LOWERED.clear()
