@@ -185,8 +185,9 @@ def _knob_key(knobs: Any) -> str:
 
 
 def _lower(module: Operation, pipeline: str, knobs: Any) -> tuple[str, dict[str, Any], dict]:
-    from mlc import run_pipeline
     from mlc.lowering.translate import translate_module
+
+    from mlc import run_pipeline
 
     infos = [_FunctionInfo(fn) for fn in _public_functions(module)]
     if not infos:
@@ -262,7 +263,11 @@ def compile(  # noqa: A001 - mlc.compile is the public name
         llvm_ir, signatures = hit
     t3 = time.perf_counter()
     jit = compile_llvm_ir(
-        llvm_ir, signatures, threads=threads, options=JitOptions(opt_level=opt_level), use_cache=use_cache
+        llvm_ir,
+        signatures,
+        threads=threads,
+        options=JitOptions(opt_level=opt_level),
+        use_cache=use_cache,
     )
     timings["jit"] = time.perf_counter() - t3
     return CompiledModule(jit, llvm_ir, timings)

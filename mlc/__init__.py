@@ -47,7 +47,10 @@ def parse(
     from mlc.syntax.parser import parse_module
 
     return parse_module(
-        text, filename=filename, allow_unregistered=allow_unregistered, implicit_module=implicit_module
+        text,
+        filename=filename,
+        allow_unregistered=allow_unregistered,
+        implicit_module=implicit_module,
     )
 
 
@@ -78,7 +81,10 @@ def run_pipeline(module: Operation, pipeline: str, knobs: Any = None) -> Any:
 
 
 def compile(  # noqa: A001 - MLIR/JAX-style public name
-    module_or_text: Operation | str, pipeline: str = "lower-to-cpu", knobs: Any = None, **options: Any
+    module_or_text: Operation | str,
+    pipeline: str = "lower-to-cpu",
+    knobs: Any = None,
+    **options: Any,
 ) -> Any:
     """Compile a module (op or text) to callables on NumPy arrays: `mlc.compile(text).main(x)`.
 
@@ -94,7 +100,11 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     if name in {"ir", "syntax", "dialects", "passes", "lowering", "tools"} or name in {
-        "knobs", "pass_manager", "rewrite", "interfaces", "interp"
+        "knobs",
+        "pass_manager",
+        "rewrite",
+        "interfaces",
+        "interp",
     }:
         return importlib.import_module(f"mlc.{name}")
     raise AttributeError(f"module 'mlc' has no attribute '{name}'")
