@@ -145,12 +145,14 @@ def candidate_orders(dims: list[int]) -> list[Tree]:
 
 def order_domain(dims: list[int], best: Tree) -> Domain:
     """The `order` knob's domain: every parenthesization index for chains of up to 10
-    matrices, else the candidate orders of `candidate_orders` (by FLOPs, then index)."""
+    matrices, else `best` and the candidate orders of `candidate_orders` (by FLOPs, then
+    index)."""
     n = len(dims) - 1
     total = num_orders(n)
     if total <= MAX_FULL_DOMAIN:
         return IntRange(0, total - 1)
-    scored = {index_of_order(t): chain_flops(t, dims) for t in candidate_orders(dims)}
+    orders = [best, *candidate_orders(dims)]
+    scored = {index_of_order(t): chain_flops(t, dims) for t in orders}
     return Choice(*sorted(scored, key=lambda i: (scored[i], i)))
 
 
@@ -404,6 +406,8 @@ class GraphMatmulReorderPass(Pass):
         dims = _dims(shapes, self.size_hint)
         n = len(shapes)
         best = optimal_order(dims)
+        if chain_flops(chain.tree, dims) <= chain_flops(best, dims):
+            best = chain.tree  # as good as the optimum: keep the program as written
         domain = order_domain(dims, best)
         fp = _fingerprint(chain)
         occ = occurrences.get(fp, 0)
