@@ -659,6 +659,8 @@ def lower_func(mod: ModuleLowering, func: Operation) -> Operation:
         a = func.get_attr(key)
         if a is not None:
             new.set_attr(key, a)
+    if func.get_attr("mlc.result_shapes") is not None and vis is None:
+        _mark_entry_noalias(new, ft)
     if not body.blocks:
         return new
     if len(body.blocks) != 1:
@@ -679,6 +681,22 @@ def lower_func(mod: ModuleLowering, func: Operation) -> Operation:
     fn.lower_ops(body.blocks[0])
     drop_dead_constants(new)
     return new
+
+
+def _mark_entry_noalias(func: Operation, ft: A.FunctionType) -> None:
+    """An entry function (made by bufferize, called by mlc.runtime) gets `llvm.noalias` on the
+    aligned pointer of each memref: the runtime passes outputs that alias nothing and inputs
+    that the kernel never writes (docs/runtime.md), so no write is seen through two of them."""
+    attrs: list[A.Attribute] = []
+    empty = A.DictionaryAttr({})
+    noalias = A.DictionaryAttr({"llvm.noalias": A.UnitAttr()})
+    for t in ft.inputs:
+        if type(t) is A.MemRefType:
+            attrs += [empty, noalias] + [empty] * (1 + 2 * len(t.shape))
+        else:
+            attrs.append(empty)
+    if any(a is noalias for a in attrs):
+        func.set_attr("arg_attrs", A.ArrayAttr(attrs))
 
 
 def drop_dead_constants(func: Operation) -> None:

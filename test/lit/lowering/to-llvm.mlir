@@ -250,3 +250,12 @@ func.func @transfer(%x: memref<?x8xf32>, %i: index) {
   vector.transfer_write %v, %x[%c0, %c0] {in_bounds = [true]} : vector<8xf32>, memref<?x8xf32>
   return
 }
+
+// An entry function made by bufferize (it has mlc.result_shapes) keeps the attribute, and the
+// aligned pointers get llvm.noalias (the runtime's arrays: outputs alias nothing, inputs are
+// never written).
+// CHECK-LABEL: llvm.func @entry(%arg0: !llvm.ptr, %arg1: !llvm.ptr {llvm.noalias}, %arg2: i64, %arg3: i64, %arg4: i64, %arg5: !llvm.ptr, %arg6: !llvm.ptr {llvm.noalias}, %arg7: i64, %arg8: i64, %arg9: i64)
+// CHECK-SAME:    attributes {mlc.arg_names = ["x"], mlc.result_shapes = [#{{.*}}]}
+func.func @entry(%x: memref<?xf32>, %out0: memref<?xf32>) attributes {mlc.arg_names = ["x"], mlc.result_shapes = [affine_map<()[s0] -> (s0)>]} {
+  return
+}
