@@ -15,11 +15,11 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 demo: venv
-	@echo "== mlc-opt examples/demo.mlir (custom form) =="
-	@$(BIN)/mlc-opt examples/demo.mlir
+	@echo "== mlc-run examples/mlp.mlir: lower-to-cpu, JIT, check against the interpreter, time =="
+	@$(BIN)/mlc-run examples/mlp.mlir --random-inputs --seed 0 --dynamic-size 64 --check --bench 20 -o build/demo-mlp.npy
 	@echo
-	@echo "== mlc-opt --mlir-print-op-generic examples/demo.mlir (generic form) =="
-	@$(BIN)/mlc-opt --mlir-print-op-generic examples/demo.mlir
+	@echo "== mlc-opt -p lower-to-cpu examples/mlp.mlir (first lines of the llvm dialect) =="
+	@$(BIN)/mlc-opt examples/mlp.mlir -p lower-to-cpu | head -n 12
 
 # Both suites always run; the target fails if either fails. A suite with no tests yet is reported,
 # not failed (lit exits 2 and pytest 5 on an empty suite).
