@@ -602,7 +602,11 @@ class GraphShapeInferencePass(Pass):
                 continue
             clones = []
             for members in list(groups.values())[1:]:
-                clone = f.clone()
+                mapping: dict[Any, Any] = {}
+                clone = f.clone(mapping)
+                for old, new in mapping.items():  # the copies need the same casts back
+                    if old in refiner.original and isinstance(new, Value):
+                        refiner.original[new] = refiner.original[old]
                 table.insert(clone, f.next)
                 name = clone.get_attr("sym_name").value  # type: ignore[union-attr]
                 funcs[name] = clone

@@ -379,3 +379,28 @@ def test_private_callee_types_are_recovered(seed: int) -> None:
     after = run(module, "main", *inputs)
     for b, a in zip(before, after):
         np.testing.assert_array_equal(np.asarray(b).reshape(a.shape), a)
+
+
+def test_specialized_copies_keep_casts_for_foreign_uses() -> None:
+    module = mlc.parse(
+        """
+    func.func @main(%a: tensor<2xf32>, %b: tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+      %a0 = graph.cast %a : tensor<2xf32> to tensor<*xf32>
+      %b0 = graph.cast %b : tensor<3xf32> to tensor<*xf32>
+      %0 = call @g(%a0) : (tensor<*xf32>) -> tensor<*xf32>
+      %1 = call @g(%b0) : (tensor<*xf32>) -> tensor<*xf32>
+      return %0, %1 : tensor<*xf32>, tensor<*xf32>
+    }
+    func.func private @g(%x: tensor<*xf32>) -> tensor<*xf32> {
+      %0 = graph.exp %x : tensor<*xf32>
+      %1 = arith.addf %0, %0 : tensor<*xf32>
+      return %1 : tensor<*xf32>
+    }"""
+    )
+    mlc.run_pipeline(module, PIPELINE)  # verifies: arith.addf needs its old operand type
+    out = str(module)
+    assert "tensor.cast %0 : tensor<3xf32> to tensor<*xf32>" in out
+    assert "tensor.cast %0 : tensor<2xf32> to tensor<*xf32>" in out
+    r0, r1 = run(module, "main", np.ones(2, np.float32), np.zeros(3, np.float32))
+    np.testing.assert_allclose(r0, 2 * np.exp(np.ones(2, np.float32)), rtol=1e-6)
+    np.testing.assert_array_equal(r1, np.full(3, 2.0, np.float32))
