@@ -145,13 +145,15 @@ def cmpf(pred: str, a: Any, b: Any) -> Any:
 def erf(x: Any) -> Any:
     """erf elementwise, through the C library's erf in double precision, rounded to x's dtype."""
     arr = np.asarray(x)
-    out = _ERF(arr.astype(np.float64)).astype(np.float64).astype(arr.dtype)
+    # frompyfunc returns a Python float (not an array) for a 0-d input: asarray covers both.
+    out = np.asarray(_ERF(arr.astype(np.float64)), dtype=np.float64).astype(arr.dtype)
     return _scalar_if_0d(out)
 
 
 def erfc(x: Any) -> Any:
     arr = np.asarray(x)
-    return _scalar_if_0d(_ERFC(arr.astype(np.float64)).astype(np.float64).astype(arr.dtype))
+    out = np.asarray(_ERFC(arr.astype(np.float64)), dtype=np.float64).astype(arr.dtype)
+    return _scalar_if_0d(out)
 
 
 _ERF = np.frompyfunc(math.erf, 1, 1)

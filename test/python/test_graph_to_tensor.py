@@ -197,11 +197,6 @@ def test_unary(op: str) -> None:
     check_all(cases)
 
 
-@pytest.mark.xfail(
-    reason="interpreter bug: mlc.interp.scalar._erf calls .astype on the Python float that "
-    "np.frompyfunc returns for a 0-d array (graph.erf/gelu and math.erf on rank-0 tensors)",
-    strict=True,
-)
 def test_unary_rank0_erf() -> None:
     t = ttype((), "f32")
     text = f"func.func @main(%a0: {t}) -> {t} {{\n  %0 = graph.erf %a0 : {t}\n  return %0 : {t}\n}}"
