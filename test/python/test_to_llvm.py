@@ -4,6 +4,8 @@ failure diagnostics of the pass."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,7 @@ from mlc.interp import run
 from mlc.ir import attributes as A
 from mlc.runtime import ArgSpec, InputDim, Signature, compile_llvm_ir
 from mlc.syntax.parser import parse_module
+from mlc.syntax.printer import print_op
 from mlc.verifier import verify
 
 
@@ -606,3 +609,20 @@ def test_graph_elementwise_and_reduction_two_results() -> None:
     got = jit["main"](x, y)  # type: ignore[index]
     for w, g in zip(want, got):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.skipif(shutil.which("iree-opt") is None, reason="iree-opt (MLIR) not installed")
+def test_lowered_ir_verifies_in_mlir() -> None:
+    """MLIR's own verifier accepts the llvm dialect convert-to-llvm produces (generic form);
+    one iree-opt run over all programs."""
+    programs = [MATMUL, TEMP_AND_GLOBAL, VECTOR, PARALLEL, PAR_REDUCE, CALLS, INTS, ELEMENTWISE]
+    text = "\n// -----\n".join(print_op(lower(p), generic=True) for p in programs)  # type: ignore[arg-type]
+    proc = subprocess.run(
+        ["iree-opt", "--split-input-file", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("llvm.func") >= len(programs)
