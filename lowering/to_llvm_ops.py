@@ -208,6 +208,30 @@ def _signed_round_div(fn: FnLowering, op: Operation) -> None:
         fn.vmap[op.results[0]] = fn.select(adjust, fn.v(LA.SubOp, [q, one], t), q)
 
 
+@lowering("arith.addui_extended")
+def _addui_extended(fn: FnLowering, op: Operation) -> None:
+    a, b = fn.gets(op.operands)
+    total = fn.v(LA.AddOp, [a, b], a.type)
+    attrs = {"predicate": A.IntegerAttr(_ICMP["ult"], I64)}
+    fn.vmap[op.results[0]] = total
+    fn.vmap[op.results[1]] = fn.v(LA.ICmpOp, [total, a], llvm_bool(a.type), attrs)
+
+
+@lowering("arith.mulsi_extended", "arith.mului_extended")
+def _mul_extended(fn: FnLowering, op: Operation) -> None:
+    """Low and high halves of the double-width product (MLIR's expansion)."""
+    a, b = fn.gets(op.operands)
+    t = a.type
+    w = _width(t)
+    wide_e: A.Type = A.IntegerType(2 * w)
+    wide = A.VectorType(t.shape, wide_e) if type(t) is A.VectorType else wide_e  # type: ignore[attr-defined]
+    ext = LA.SExtOp if op.name == "arith.mulsi_extended" else LA.ZExtOp
+    p = fn.v(LA.MulOp, [fn.v(ext, [a], wide), fn.v(ext, [b], wide)], wide)
+    fn.vmap[op.results[0]] = fn.v(LA.TruncOp, [p], t)
+    high = fn.v(LA.LShrOp, [p, splat_int(fn, w, wide)], wide)
+    fn.vmap[op.results[1]] = fn.v(LA.TruncOp, [high], t)
+
+
 @lowering("arith.negf")
 def _negf(fn: FnLowering, op: Operation) -> None:
     a = fn.get(op.operands[0])

@@ -626,3 +626,38 @@ def test_lowered_ir_verifies_in_mlir() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("llvm.func") >= len(programs)
+
+
+def test_extended_arithmetic() -> None:
+    text = """
+    func.func @ext(%a: memref<?xi32>, %b: memref<?xi32>, %o: memref<?x5xi32>) {
+      %c0 = arith.constant 0 : index
+      %n = memref.dim %a, %c0 : memref<?xi32>
+      affine.for %i = 0 to %n {
+        %x = affine.load %a[%i] : memref<?xi32>
+        %y = affine.load %b[%i] : memref<?xi32>
+        %s, %c = arith.addui_extended %x, %y : i32, i1
+        %sl, %sh = arith.mulsi_extended %x, %y : i32
+        %ul, %uh = arith.mului_extended %x, %y : i32
+        %ci = arith.extui %c : i1 to i32
+        affine.store %s, %o[%i, 0] : memref<?x5xi32>
+        affine.store %ci, %o[%i, 1] : memref<?x5xi32>
+        affine.store %sl, %o[%i, 2] : memref<?x5xi32>
+        affine.store %sh, %o[%i, 3] : memref<?x5xi32>
+        affine.store %uh, %o[%i, 4] : memref<?x5xi32>
+      }
+      return
+    }
+    """
+    s = sig([("a", "i32", ("n",)), ("b", "i32", ("n",))], [("o", "i32", (InputDim(0, 0), 5))])
+    mod = build(text, {"ext": s})
+    a = np.array([3, -1, 2**31 - 1, -(2**31), 123456789], dtype=np.int32)
+    b = np.array([4, 1, 2, -1, -987654321], dtype=np.int32)
+    o = mod.ext(a, b)  # type: ignore[attr-defined]
+    ua, ub = a.view(np.uint32).astype(np.uint64), b.view(np.uint32).astype(np.uint64)
+    np.testing.assert_array_equal(o[:, 0], (a.astype(np.int64) + b).astype(np.int32))
+    np.testing.assert_array_equal(o[:, 1], (ua + ub) >> 32)
+    sp = a.astype(np.int64) * b.astype(np.int64)
+    np.testing.assert_array_equal(o[:, 2], sp.astype(np.int32))
+    np.testing.assert_array_equal(o[:, 3], (sp >> 32).astype(np.int32))
+    np.testing.assert_array_equal(o[:, 4], ((ua * ub) >> 32).astype(np.uint32).view(np.int32))
