@@ -32,6 +32,8 @@ from mlc.lowering.to_llvm import (
 from mlc.ir import attributes as A
 from mlc.ir.core import Operation, Value
 
+__all__ = ["emit_loop", "lower_global", "reduction_identity", "combine"]
+
 # ---------------------------------------------------------------------------------------------
 # Loops
 
@@ -542,9 +544,6 @@ def _get_global(fn: FnLowering, op: Operation) -> None:
     sizes = [fn.const(d) for d in t.shape]  # type: ignore[attr-defined]
     strides = _identity_strides(fn, t, sizes)  # type: ignore[arg-type]
     fn.vmap[op.results[0]] = fn.make_desc(p, p, fn.const(0), sizes, strides)
-
-
-__all__ = ["emit_loop", "lower_global", "reduction_identity", "combine", "descriptor_type"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -26,6 +26,8 @@ from mlc.lowering.to_llvm import (
 from mlc.ir import attributes as A
 from mlc.ir.core import Operation, Value
 
+__all__ = ["binary_by_kind", "libm_call", "fastmath", "float_minmax", "int_minmax"]
+
 # ---------------------------------------------------------------------------------------------
 # Helpers
 
@@ -532,9 +534,6 @@ def _insert(fn: FnLowering, op: Operation) -> None:
     if len(pos) != 1 or type(op.operands[0].type) is A.VectorType:
         raise unsupported("vector.insert into n-D vectors")
     fn.vmap[op.results[0]] = fn.v(LE.InsertElementOp, [dest, val, pos[0]], dest.type)
-
-
-__all__ = ["binary_by_kind", "libm_call", "fastmath", "float_minmax", "int_minmax"]
 
 
 def _transfer_checks(op: Operation, base_t: A.Type, has_mask: bool) -> None:
