@@ -21,7 +21,6 @@ from mlc.lowering.to_llvm import (
     PTR,
     FnLowering,
     convert_type,
-    descriptor_type,
     drop_dead_constants,
     element_size,
     lowering,
