@@ -45,6 +45,7 @@ from mlc.dialects import affine_ops, arith, func, memref, tensor
 from mlc.diagnostics import Diagnostic, engine
 from mlc.ir import attributes as A
 from mlc.ir.affine import AffineExpr, AffineMap, const, sym
+from mlc.ir.affine import dim as affine_dim
 from mlc.ir.core import Block, Operation, Value
 from mlc.pass_manager import Pass, PassContext, Statistic
 
@@ -420,7 +421,7 @@ class FuncBufferizer:
                 return [block.append(value.clone()).results[0]]
             return [value]
 
-        m = AffineMap(rank, 0, [_dim(i) for i in range(rank)])
+        m = AffineMap(rank, 0, [affine_dim(i) for i in range(rank)])
         self.insert(tensor.GenericOp.of([], [dst], [m], [tensor.PARALLEL] * rank, body))
 
     # -- buffers of tensor values ------------------------------------------------------------
@@ -582,23 +583,19 @@ class FuncBufferizer:
             pos[dealloc] = pos[last]  # not a user of later allocs
 
 
-def check_no_tensors(op: Operation) -> None:
+def check_no_tensors(op: Operation, where: str = "") -> None:
     """Raise Unsupported when `op` (or anything nested) has tensor values."""
     for inner in op.walk():
         for v in (*inner.operands, *inner.results):
             if is_tensor(v.type):
-                raise Unsupported(inner, f"'{inner.name}' on tensors")
+                raise Unsupported(inner, f"'{inner.name}' on tensors{where}")
         for region in inner.regions:
             for b in region.blocks:
                 for a in b.arguments:
                     if is_tensor(a.type):
-                        raise Unsupported(inner, f"'{inner.name}' with tensor block arguments")
-
-
-def _dim(i: int) -> AffineExpr:
-    from mlc.ir.affine import dim
-
-    return dim(i)
+                        raise Unsupported(
+                            inner, f"'{inner.name}' with tensor block arguments{where}"
+                        )
 
 
 # -- per-op handlers ------------------------------------------------------------------------
@@ -996,9 +993,14 @@ class ModuleBufferizer:
             return
         blocks = fn.regions[0].blocks
         if len(blocks) != 1:
-            for op in fn.walk():
-                if op is not fn:
-                    check_no_tensors(op)
+            ft = fn.func_type
+            if any(is_tensor(t) for t in (*ft.inputs, *ft.results)):
+                raise Unsupported(
+                    fn, "tensor arguments or results of a function with several blocks"
+                )
+            for block in blocks:
+                for op in block:
+                    check_no_tensors(op, " in a function with several blocks")
             return
         for op in blocks[0]:
             name = op.name

@@ -40,9 +40,19 @@ func.func @unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
 
 // -----
 
-func.func @branches(%a: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
-  // expected-error@+1 {{not supported: 'cf.cond_br' on tensors}}
+func.func @branches(%c: i1) {
+  // expected-error@+1 {{not supported: 'tensor.empty' on tensors in a function with several blocks}}
+  %a = tensor.empty() : tensor<4xf32>
   "cf.cond_br"(%c, %a, %a) [^bb1, ^bb1] <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (i1, tensor<4xf32>, tensor<4xf32>) -> ()
 ^bb1(%x: tensor<4xf32>):
-  return %x : tensor<4xf32>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{not supported: tensor arguments or results of a function with several blocks}}
+func.func @blocks(%a: tensor<4xf32>) -> tensor<4xf32> {
+  "test.br"()[^bb1] : () -> ()
+^bb1:
+  return %a : tensor<4xf32>
 }
