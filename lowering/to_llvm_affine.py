@@ -550,9 +550,10 @@ def _get_global(fn: FnLowering, op: Operation) -> None:
 
 
 def _mixed(fn: FnLowering, static: Sequence[int], dynamic: Sequence[Value]) -> list[Value]:
-    """Static values (DYNAMIC marks the next dynamic operand) as i64 values."""
+    """Static values (DYNAMIC or MLIR's kDynamic, -2**63, marks the next dynamic operand) as i64
+    values."""
     dyn = iter(dynamic)
-    return [next(dyn) if s == DYNAMIC else fn.const(s) for s in static]
+    return [next(dyn) if s in (DYNAMIC, -(2**63)) else fn.const(s) for s in static]
 
 
 def _view_operands(fn: FnLowering, op: Operation) -> tuple[list[Value], list[Value], list[Value]]:
