@@ -151,31 +151,34 @@ class RemoveRedundantBroadcast(RewritePattern):
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
         operands = op.operands
-        index = -1
-        for i, v in enumerate(operands):
-            if type(_defining(v)) is G.BroadcastToOp:
-                index = i
-                break
-        if index < 0:
-            return False
         res_t = op.results[0].type
         if type(res_t) is not A.RankedTensorType:
             return False
-        bcast = _defining(operands[index])
-        x = bcast.operands[0]  # type: ignore[union-attr]
-        types = [v.type for v in operands]
-        if any(type(t) is not A.RankedTensorType for t in types) or type(x.type) is not (
-            A.RankedTensorType
-        ):
+        for index, v in enumerate(operands):
+            bcast = _defining(v)
+            if type(bcast) is G.BroadcastToOp and self._removable(op, index, bcast):
+                # A new op rather than an in-place change: erasing the old one tells the driver
+                # that the broadcast may have become dead.
+                operands = list(operands)
+                operands[index] = bcast.operands[0]
+                attrs = dict(op._attrs) if op._attrs else None
+                _replace_with_new(rewriter, op, type(op), operands, attrs)
+                return True
+        return False
+
+    @staticmethod
+    def _removable(op: Operation, index: int, bcast: Operation) -> bool:
+        x = bcast.operands[0]
+        types = [v.type for v in op.operands]
+        if any(type(t) is not A.RankedTensorType for t in (*types, x.type)):
             return False
-        target = bcast.shape_value()  # type: ignore[union-attr]
+        target = bcast.shape_value()  # type: ignore[attr-defined]
         others = [t.shape for k, t in enumerate(types) if k != index]  # type: ignore[attr-defined]
-        rank = res_t.rank
+        rank = op.results[0].type.rank  # type: ignore[attr-defined]
         xs = x.type.shape  # type: ignore[attr-defined]
         for i in range(rank):
             s = _aligned(target, rank, i)
-            xd = _aligned(xs, rank, i)
-            if xd == s or s == 1:
+            if _aligned(xs, rank, i) == s or s == 1:
                 continue
             if not any(_aligned(o, rank, i) == s for o in others):
                 return False
@@ -185,10 +188,7 @@ class RemoveRedundantBroadcast(RewritePattern):
             inferred = type(op).infer_result_types(new_types, op._attrs or {})
         except ShapeInferenceError:
             return False
-        if type(inferred[0]) is not A.RankedTensorType or inferred[0].rank != rank:
-            return False
-        rewriter.modify_op_in_place(op, lambda: op.set_operand(index, x))
-        return True
+        return type(inferred[0]) is A.RankedTensorType and inferred[0].rank == rank
 
 
 def _swaps_last_two(op: Operation | None) -> bool:

@@ -176,3 +176,18 @@ func.func @matmul_transposes_kept(%x: tensor<5x3xf32>, %y: tensor<4x5xf32>) -> (
   %0 = graph.matmul %xt, %yt : (tensor<3x5xf32>, tensor<5x4xf32>) -> tensor<3x4xf32>
   return %0, %xt : tensor<3x4xf32>, tensor<3x5xf32>
 }
+
+// -----
+
+// Only the second broadcast is redundant: the first one's row count comes from nowhere else.
+
+// CHECK-LABEL: func.func @second_broadcast_redundant
+// CHECK-SAME: (%[[B:.+]]: tensor<3xf32>, %[[C:.+]]: tensor<1x1xf32>)
+func.func @second_broadcast_redundant(%b: tensor<3xf32>, %c: tensor<1x1xf32>) -> tensor<4x3xf32> {
+  // CHECK: %[[E:.+]] = graph.broadcast_to %[[B]] {shape = array<i64: 4, 3>}
+  // CHECK-NEXT: graph.add %[[E]], %[[C]] : (tensor<4x3xf32>, tensor<1x1xf32>) -> tensor<4x3xf32>
+  %0 = graph.broadcast_to %b {shape = array<i64: 4, 3>} : (tensor<3xf32>) -> tensor<4x3xf32>
+  %1 = graph.broadcast_to %c {shape = array<i64: 1, 3>} : (tensor<1x1xf32>) -> tensor<1x3xf32>
+  %2 = graph.add %0, %1 : (tensor<4x3xf32>, tensor<1x3xf32>) -> tensor<4x3xf32>
+  return %2 : tensor<4x3xf32>
+}
