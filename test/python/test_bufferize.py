@@ -10,7 +10,6 @@ a freed buffer is an error, and `run_buffers` checks that every allocation was f
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -86,13 +85,6 @@ class BufferInterpreter(Interpreter):
         for b in bufs:
             if b.rec.freed:
                 raise op_error(op, "use of a freed buffer")
-
-    @handles("math.erf", "math.erfc")
-    def _erf(self, op: Operation, x: Any) -> Any:
-        """Scalar erf (mlc.interp's erf expects arrays: np.frompyfunc on a 0-d array returns
-        a Python float)."""
-        fn = math.erf if op.name == "math.erf" else math.erfc
-        return x.dtype.type(fn(float(x)))
 
     @handles("memref.alloc", "memref.alloca")
     def _alloc(self, op: Operation, *sizes: Any) -> Buf:
