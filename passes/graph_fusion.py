@@ -3,12 +3,13 @@
 Ops are visited consumers first; each producer decides (knob `fuse`, default from a cost model)
 whether it joins the groups of its consumers: merged into one group (multi-output when its value
 also escapes), or duplicated into each consumer group when the groups cannot merge. Legality
-rules keep every group one kernel's worth of work and convex; the block is re-sorted at the end.
+rules keep every group one kernel's worth of work. Acyclicity: a kernel is placed at its last
+member, and every edge of the kernel graph goes from an earlier position to a later one (merges
+that would break this are refused), so placing kernels there keeps the block in SSA order.
 """
 
 from __future__ import annotations
 
-import heapq
 from typing import Any
 
 from mlc.dialects.graph import DIALECT as GRAPH
@@ -26,11 +27,10 @@ from mlc.dialects.graph import (
     YieldOp,
 )
 
-from mlc.interfaces import is_memory_effect_free
 from mlc.ir import attributes as A
 from mlc.ir.core import Block, Operation, Region, Value
 from mlc.ir.opdef import Elementwise
-from mlc.knobs import Bool, Site
+from mlc.knobs import Bool, Site, fingerprint
 from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 
 # Op kinds, by what a kernel can do with them.
@@ -116,7 +116,14 @@ def _union(a: Group, b: Group) -> Group:
 class _BlockFusion:
     """Fusion of the ops of one block."""
 
-    def __init__(self, pass_: GraphFusionPass, block: Block, ctx: PassContext) -> None:
+    def __init__(
+        self,
+        pass_: GraphFusionPass,
+        block: Block,
+        ctx: PassContext,
+        scope: str,
+        occurrences: dict[str, int],
+    ) -> None:
         self.pass_ = pass_
         self.block = block
         self.ctx = ctx
@@ -129,9 +136,13 @@ class _BlockFusion:
             k = _kind(op)
             if k:
                 self.kind[op] = k
-        # Sites are keyed before any rewrite, so keys do not depend on earlier decisions.
+        # Sites (`@function/op-name:fingerprint/occurrence`, as `mlc.knobs.site_of` spells them)
+        # are keyed before any rewrite, so keys do not depend on earlier decisions.
         for op in self.kind:
-            self.sites[op] = ctx.site(op)
+            fp = f"{op.name}:{fingerprint(op)}"
+            n = occurrences.get(fp, 0)
+            occurrences[fp] = n + 1
+            self.sites[op] = Site(f"{scope}/{fp}/{n}", op)
 
     # -- structure ------------------------------------------------------------------------------
 
@@ -180,34 +191,19 @@ class _BlockFusion:
                     return False
         return True
 
-    def _convex(self, members: set[Operation], starts: list[Operation], max_index: int) -> bool:
-        """No path from `starts` (ops outside `members` that use them) back into `members`."""
-        index = self.index
-        seen: set[Operation] = set()
-        stack = [s for s in starts if s not in members]
-        while stack:
-            op = stack.pop()
-            if op in seen:
-                continue
-            seen.add(op)
-            if index.get(op, max_index + 1) > max_index:
-                continue  # later than every member: cannot reach one
-            for r in op.results:
-                for user in self._users(r):
-                    if user in members:
-                        return False
-                    if user not in seen:
-                        stack.append(user)
-        return True
+    def _pos(self, op: Operation) -> int:
+        """Where `op`'s node of the kernel graph sits: its group's last member, or itself."""
+        g = self._group_of(op)
+        return g.max_index if g is not None else self.index[op]
 
-    def _escaping_users(self, ops: list[Operation], members: set[Operation]) -> list[Operation]:
-        out = []
+    def _users_after(self, ops: list[Operation], members: set[Operation], pos: int) -> bool:
+        """Every user of `ops` outside `members` sits after `pos` in the kernel graph."""
         for m in ops:
             for r in m.results:
                 for user in self._users(r):
-                    if user not in members:
-                        out.append(user)
-        return out
+                    if user not in members and self._pos(user) <= pos:
+                        return False
+        return True
 
     def _can_merge_siblings(self, p: Operation, groups: list[Group]) -> bool:
         kp = self.kind[p]
@@ -232,10 +228,12 @@ class _BlockFusion:
                         ug = self._group_of(user)
                         if ug is not None and ug is not g and ug in groups:
                             return False
-        ops = [p] + [m for g in groups for m in g.members]
-        members = set(ops)
-        max_index = max(g.max_index for g in groups)
-        return self._convex(members, self._escaping_users(ops, members), max_index)
+        # The merged kernel sits at its last member: users of the other groups must follow it.
+        pos = max(g.max_index for g in groups)
+        members = {p}
+        for g in groups:
+            members.update(g.members)
+        return all(self._users_after(g.members, members, pos) for g in groups if g.max_index < pos)
 
     # -- cost model -----------------------------------------------------------------------------
 
@@ -304,11 +302,7 @@ class _BlockFusion:
             return
         if len(legal) == 1 and not outside:
             plan, default = "merge", True  # all users in one kernel: free to fuse
-        elif len(legal) == 1 and self._convex(
-            {p, *legal[0].members},
-            [u for u in users if self._group_of(u) is not legal[0]],
-            legal[0].max_index,
-        ):
+        elif len(legal) == 1 and self._users_after([p], {p, *legal[0].members}, legal[0].max_index):
             plan, default = "merge", True  # multi-output: p is written once, never read back
         elif len(legal) > 1 and not outside and self._can_merge_siblings(p, legal):
             plan, default = "siblings", True
@@ -360,8 +354,6 @@ class _BlockFusion:
             members = sorted((m for m in g.members if m.parent is self.block), key=position.get)
             if len(members) > 1 and self._build(members):
                 built += 1
-        if built:
-            _topological_sort(self.block)
         return built
 
     def _build(self, members: list[Operation]) -> bool:
@@ -376,8 +368,8 @@ class _BlockFusion:
             for r in m.results:
                 if any(self._in_block(use.owner) not in member_set for use in r.uses):
                     outputs.append(r)
-        if not outputs:
-            return False  # dead: nothing to fuse for
+        # A kernel whose values are all dead is still built (with no results): its members
+        # must move together, or a clone left in place could precede its producer's kernel.
         last = members[-1]
         loc = last.location
         region = Region()
@@ -397,52 +389,6 @@ class _BlockFusion:
             m.erase(drop_uses=True)
         self.pass_.num_fused_ops += len(members)
         return True
-
-
-def _topological_sort(block: Block) -> None:
-    """Order `block` so every value is defined before its uses, keeping the original order
-    where possible; ops with side effects keep their relative order."""
-    ops = list(block)
-    position = {op: i for i, op in enumerate(ops)}
-    deps: dict[Operation, set[Operation]] = {op: set() for op in ops}
-    last_effect: Operation | None = None
-    for op in ops:
-        d = deps[op]
-        for nested in op.walk():
-            for u in nested._operands:
-                owner = u.value.defining_op()
-                while owner is not None and owner.parent is not block:
-                    owner = owner.parent_op
-                if owner is not None and owner is not op:
-                    d.add(owner)
-        if not is_memory_effect_free(op):
-            if last_effect is not None:
-                d.add(last_effect)
-            last_effect = op
-    users: dict[Operation, list[Operation]] = {op: [] for op in ops}
-    pending = {}
-    for op, d in deps.items():
-        pending[op] = len(d)
-        for x in d:
-            users[x].append(op)
-    terminator = block.last if block.last is not None and block.last._is_terminator else None
-    heap = [(position[op], op) for op in ops if not pending[op] and op is not terminator]
-    heap = [(i, id(op), op) for i, op in heap]
-    heapq.heapify(heap)
-    order = []
-    while heap:
-        _, _, op = heapq.heappop(heap)
-        order.append(op)
-        for user in users[op]:
-            pending[user] -= 1
-            if not pending[user] and user is not terminator:
-                heapq.heappush(heap, (position[user], id(user), user))
-    if terminator is not None:
-        order.append(terminator)
-    assert len(order) == len(ops), "graph-fusion produced a cycle"
-    for op in order:
-        op.detach()
-        block.append(op)
 
 
 class GraphFusionPass(Pass):
@@ -478,15 +424,20 @@ class GraphFusionPass(Pass):
         if self.size_hint < 1 or self.flops_per_byte < 0:
             ctx.error("graph-fusion: size-hint must be >= 1 and flops-per-byte >= 0", op)
             return
+        name = op.get_attr("sym_name")
+        scope = "@" + str(getattr(name, "value", "")) if name is not None else "@"
+        occurrences: dict[str, int] = {}
         for region in op.regions:
             for block in region.blocks:
-                self._run_on_block(block, ctx)
+                self._run_on_block(block, ctx, scope, occurrences)
 
-    def _run_on_block(self, block: Block, ctx: PassContext) -> None:
+    def _run_on_block(
+        self, block: Block, ctx: PassContext, scope: str, occurrences: dict[str, int]
+    ) -> None:
         for op in list(block):
             if type(op) is FusedOp:
                 continue  # already a kernel
             for region in op.regions:
                 for nested in region.blocks:
-                    self._run_on_block(nested, ctx)
-        self.num_groups += _BlockFusion(self, block, ctx).run()
+                    self._run_on_block(nested, ctx, scope, occurrences)
+        self.num_groups += _BlockFusion(self, block, ctx, scope, occurrences).run()

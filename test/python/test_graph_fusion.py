@@ -295,18 +295,52 @@ def test_producer_with_an_illegal_consumer_becomes_a_kernel_output() -> None:
     text = f"""
 func.func @main(%x: {S}, %w: {M}) -> ({S}, {S}) {{
   %e = graph.exp %x : {S}
-  %0 = graph.matmul %e, %w : ({S}, {M}) -> {S}
   %1 = graph.matmul %x, %w : ({S}, {M}) -> {S}
   %2 = graph.add %1, %e : ({S}, {S}) -> {S}
+  %0 = graph.matmul %e, %w : ({S}, {M}) -> {S}
   return %0, %2 : {S}, {S}
 }}
 """
-    module, ctx = fused(text)
-    # exp feeds a matmul (illegal to fuse) and an epilogue: one legal kernel plus an outside
-    # use; the multi-output merge is convex, so exp joins the epilogue kernel as an output.
+    module, _ = fused(text)
+    # exp feeds a matmul (illegal to fuse) and an epilogue: it joins the epilogue's kernel and
+    # is a second result of it, read by the matmul after the kernel.
     assert count(module, "graph.exp") == 1
     kernels = [op for op in module.walk() if op.name == "graph.fused"]
     assert len(kernels) == 1 and len(kernels[0].results) == 2
+    args = inputs(8)[0], inputs(8)[4]
+    assert_same(run(mlc.parse(text), "main", *args), run(module, "main", *args))
+    # With the matmul before the kernel, the kernel would have to move above it: exp stays
+    # out (recomputing it costs more than reading it back).
+    early = text.replace(f"  %0 = graph.matmul %e, %w : ({S}, {M}) -> {S}\n", "").replace(
+        "  %1 =", f"  %0 = graph.matmul %e, %w : ({S}, {M}) -> {S}\n  %1 ="
+    )
+    module, _ = fused(early)
+    kernels = [op for op in module.walk() if op.name == "graph.fused"]
+    assert len(kernels) == 1 and len(kernels[0].results) == 1
+    assert "graph.exp" not in [op.name for op in kernels[0].regions[0].blocks[0]]
+    assert_same(run(mlc.parse(early), "main", *args), run(module, "main", *args))
+
+
+def test_dead_kernels_are_built_without_results() -> None:
+    # The broadcast is duplicated into two matmul kernels; the dead one is built too (a
+    # clone left in place could precede the kernel of its producer).
+    text = f"""
+func.func @main(%x: {S}, %v: {V}, %w: {M}) -> {S} {{
+  %b = graph.broadcast_to %v {{shape = array<i64: 4, 8>}} : ({V}) -> {S}
+  %0 = graph.matmul %x, %w : ({S}, {M}) -> {S}
+  %1 = graph.add %0, %b : ({S}, {S}) -> {S}
+  %2 = graph.matmul %x, %w : ({S}, {M}) -> {S}
+  %3 = graph.mul %2, %b : ({S}, {S}) -> {S}
+  return %1 : {S}
+}}
+"""
+    module, _ = fused(text)
+    module.verify()
+    kernels = [op for op in module.walk() if op.name == "graph.fused"]
+    assert sorted(len(k.results) for k in kernels) == [0, 1]
+    args = [np.random.default_rng(9).standard_normal(s).astype(np.float32) for s in
+            [(4, 8), (8,), (8, 8)]]  # fmt: skip
+    assert_same(run(mlc.parse(text), "main", *args), run(module, "main", *args))
 
 
 def test_not_convex_merge_is_refused() -> None:
