@@ -36,7 +36,9 @@ COMPILED_CHAINS: dict[str, list[tuple[int, int]]] = {
 }
 
 
-def best_of(fn: Callable[..., object], *args: object, repeat: int = 5) -> float:
+def best_of(fn: Callable[..., object], *args: object, repeat: int = 7) -> float:
+    """Best time of `repeat` calls after a warm-up call."""
+    fn(*args)
     best = float("inf")
     for _ in range(repeat):
         t = time.perf_counter()
@@ -86,7 +88,7 @@ def reorder(text: str) -> tuple[object, str]:
 
 
 def numpy_rows(rng: np.random.Generator) -> None:
-    print("NumPy evaluation (best of 5); ratios are left-to-right time / chosen-order time")
+    print("NumPy evaluation (best of 7); ratios are left-to-right time / chosen-order time")
     header = (
         f"{'chain':38} {'order':22} {'GFLOP l-to-r':>12} {'GFLOP chosen':>12} "
         f"{'vs l-to-r':>9} {'vs a@b@c':>9} {'interp':>7}"
