@@ -41,16 +41,27 @@ def register_source(filename: str, text: str) -> None:
     _SOURCES[filename] = text
 
 
+# Line start offsets per source (built on the first diagnostic in it), so rendering many
+# diagnostics (e.g. a remark per matmul chain of a 100k-op graph) stays linear.
+_LINE_STARTS: dict[str, tuple[str, list[int]]] = {}
+
+
 def source_line(filename: str, line: int) -> str | None:
     text = _SOURCES.get(filename)
     if text is None:
         return None
-    # Find the line without splitting the whole file.
-    start = 0
-    for _ in range(line - 1):
-        start = text.find("\n", start) + 1
-        if start == 0:
-            return None
+    cached = _LINE_STARTS.get(filename)
+    if cached is None or cached[0] is not text:
+        starts = [0]
+        pos = text.find("\n")
+        while pos >= 0:
+            starts.append(pos + 1)
+            pos = text.find("\n", pos + 1)
+        cached = _LINE_STARTS[filename] = (text, starts)
+    starts = cached[1]
+    if line > len(starts):
+        return None
+    start = starts[line - 1] if line >= 1 else 0
     end = text.find("\n", start)
     return text[start:] if end < 0 else text[start:end]
 
