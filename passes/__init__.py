@@ -18,6 +18,7 @@ PASSES: dict[str, str] = {
     "graph-shape-inference": "graph_shape_inference:GraphShapeInferencePass",
     "graph-matmul-reorder": "graph_matmul_reorder:GraphMatmulReorderPass",
     "graph-fusion": "graph_fusion:GraphFusionPass",
+    "tensor-fusion": "tensor_fusion:TensorFusionPass",
     # Passes for testing the pass manager itself (failures, crashes, knobs).
     "test-pass-failure": "test_passes:TestPassFailure",
     "test-pass-crash": "test_passes:TestPassCrash",
