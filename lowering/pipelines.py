@@ -8,8 +8,9 @@ from mlc.pass_manager import OpPassManager, PassPipeline
 class LowerToCPUPipeline(PassPipeline):
     """The whole path from the graph dialect to the llvm dialect with default knob values.
 
-    graph-level cleanup and shape refinement, then each conversion of DESIGN.md section 1 with
-    canonicalize/cse between levels: convert-graph-to-tensor, bufferize,
+    graph level: shape refinement, canonicalize, matmul-chain reordering, fusion, cse; then
+    each conversion of DESIGN.md section 1 with canonicalize/cse between levels:
+    convert-graph-to-tensor (+ tensor-fusion of elementwise producers), bufferize,
     convert-tensor-to-affine, convert-to-llvm, reconcile-unrealized-casts. The result is what
     `mlc-translate --mlir-to-llvmir` turns into LLVM IR and `mlc.compile` JIT-compiles.
     """
@@ -19,8 +20,8 @@ class LowerToCPUPipeline(PassPipeline):
 
     def build(self, pm: OpPassManager) -> None:
         pm.add_text(
-            "graph-shape-inference,canonicalize,cse,"
-            "convert-graph-to-tensor,canonicalize,cse,"
+            "graph-shape-inference,canonicalize,graph-matmul-reorder,graph-fusion,cse,"
+            "convert-graph-to-tensor,tensor-fusion,canonicalize,cse,"
             "bufferize,convert-tensor-to-affine,canonicalize,cse,"
             "convert-to-llvm,reconcile-unrealized-casts,canonicalize,cse"
         )
