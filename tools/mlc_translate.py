@@ -23,31 +23,9 @@ EXIT_OK, EXIT_FAILURE, EXIT_INTERNAL = 0, 1, 2
 
 def main(argv: list[str] | None = None) -> int:
     """Run mlc-translate with `argv` (default: the process arguments); return the exit status."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if any(a in ("--version", "-version") for a in args):
-        from mlc import __version__
+    from mlc.tools.driver import run_tool
 
-        print(f"{PROG} (mlc) version {__version__}")
-        return EXIT_OK
-    try:
-        return _main(args)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
-        except OSError:
-            pass
-        return EXIT_OK
-    except Exception as e:  # noqa: BLE001 - an internal error must never show a traceback
-        if os.environ.get("MLC_DEBUG"):
-            import traceback
-
-            traceback.print_exc()
-        print(f"{PROG}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
-        if not os.environ.get("MLC_DEBUG"):
-            print(f"{PROG}: set MLC_DEBUG=1 for the traceback", file=sys.stderr)
-        return EXIT_INTERNAL
+    return run_tool(PROG, _main, argv)
 
 
 class _UsageError(Exception):
