@@ -9,6 +9,7 @@ from typing import Any
 from mlc.dialects.tensor import GenericOp
 
 from mlc.ir import attributes as A
+from mlc.ir.affine import AffineDimExpr, AffineMap
 from mlc.ir.core import Block, Operation, Region
 from mlc.pass_manager import Pass, PassContext, Statistic
 
@@ -34,23 +35,33 @@ def _fusable_producer(consumer: Operation, index: int) -> Operation | None:
         return None
     if not consumer.indexing_map_list()[index].is_permutation():
         return None
+    # The intermediate may be the only operand that gives a loop its size (a broadcast feeding
+    # a reduction over the broadcast dim): without it the fused op's loop bounds are unknown.
+    defined = set()
+    for m in _fused_maps(consumer, index, producer):
+        defined.update(r.position for r in m.results if type(r) is AffineDimExpr)
+    if len(defined) < len(consumer.iterator_types):
+        return None
     return producer
+
+
+def _fused_maps(consumer: Operation, index: int, producer: Operation) -> list[AffineMap]:
+    """The indexing maps of the op fusing `producer` into `consumer`'s input `index`."""
+    c_maps = consumer.indexing_map_list()
+    p_maps = producer.indexing_map_list()
+    to_producer_loops = p_maps[-1].inverse_permutation().compose(c_maps[index])
+    return [
+        *c_maps[:index],
+        *(m.compose(to_producer_loops) for m in p_maps[:-1]),
+        *c_maps[index + 1 :],
+    ]
 
 
 def fuse_into(consumer: Operation, index: int, producer: Operation) -> Operation:
     """Replace `consumer` by a generic computing `producer` inline for its input `index`."""
-    c_maps = consumer.indexing_map_list()
-    p_maps = producer.indexing_map_list()
-    n_in = len(consumer.inputs)
-    to_producer_loops = p_maps[-1].inverse_permutation().compose(c_maps[index])
     inputs = [*consumer.inputs[:index], *producer.inputs, *consumer.inputs[index + 1 :]]
-    maps = [
-        *c_maps[:index],
-        *(m.compose(to_producer_loops) for m in p_maps[:-1]),
-        *c_maps[index + 1 : n_in],
-    ]
+    maps = _fused_maps(consumer, index, producer)
     outputs = list(consumer.outputs)
-    maps.extend(c_maps[n_in:])
     block = Block([v.type.element_type for v in (*inputs, *outputs)])
     args = block.arguments
     p_block = producer.regions[0].blocks[0]
