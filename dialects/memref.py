@@ -7,6 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mlc.dialects.index_lists import (
+    DYNAMIC_INDEX,
+    parse_dynamic_index_list,
+    print_dynamic_index_list,
+)
+
 from mlc.diagnostics import Diagnostic, VerifyError
 from mlc.interfaces import (
     ALLOCATE,
@@ -43,10 +49,6 @@ from mlc.ir.opdef import (
     var_operand,
 )
 from mlc.ir.symbols import lookup_nearest_symbol_from
-
-DYNAMIC_INDEX = -(2**63)
-"""MLIR's ShapedType::kDynamic in `static_offsets`/`static_sizes`/`static_strides` arrays (types
-use `A.DYNAMIC`; the properties keep MLIR's int64 sentinel so that the generic form matches)."""
 
 _EMPTY: dict = {}
 
@@ -164,48 +166,6 @@ def _located(op: Operation, message: str) -> VerifyError:
 
 # ---------------------------------------------------------------------------------------------
 # Custom syntax helpers: mixed static/dynamic index lists, `name(value)` / `name = value` flags
-
-
-def parse_dynamic_index_list(
-    parser: Any, sentinel: int = DYNAMIC_INDEX, delimiter: str = "square"
-) -> tuple[list[Any], list[int]]:
-    """`[%a, 4, %b]`: the operands and the static values (`sentinel` where an operand stands)."""
-    operands: list[Any] = []
-    static: list[int] = []
-
-    def element() -> None:
-        u = parser.parse_optional_operand()
-        if u is not None:
-            operands.append(u)
-            static.append(sentinel)
-        else:
-            static.append(parser.parse_integer())
-
-    if parser.parse_optional_punct("[" if delimiter == "square" else "("):
-        close = "]" if delimiter == "square" else ")"
-        if not parser.parse_optional_punct(close):
-            element()
-            while parser.parse_optional_punct(","):
-                element()
-            parser.parse_punct(close)
-    else:
-        raise parser.error(f"expected '{'[' if delimiter == 'square' else '('}'")
-    return operands, static
-
-
-def print_dynamic_index_list(
-    p: Any, values: Sequence[Value], static: Sequence[int], sentinel: int = DYNAMIC_INDEX
-) -> None:
-    """The inverse of parse_dynamic_index_list (no leading space)."""
-    parts = []
-    it = iter(values)
-    for s in static:
-        if s == sentinel:
-            v = next(it, None)
-            parts.append(p.value_name(v) if v is not None else "<<missing>>")
-        else:
-            parts.append(str(s))
-    p.write("[" + ", ".join(parts) + "]")
 
 
 def parse_access_flags(parser: Any, attrs: dict[str, A.Attribute], style: str) -> None:

@@ -8,6 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mlc.dialects.index_lists import (
+    DYNAMIC_INDEX,
+    parse_dynamic_index_list,
+    print_dynamic_index_list,
+)
+
 from mlc.interfaces import (
     READ,
     WRITE,
@@ -47,10 +53,6 @@ from mlc.ir.opdef import (
     var_result,
 )
 
-DYNAMIC_INDEX = -(1 << 63)
-"""The dynamic sentinel of `static_offsets`/`static_sizes`/... arrays (MLIR's ShapedType::kDynamic
-as stored in `array<i64>` properties); shapes in types use `A.DYNAMIC` (-1) instead."""
-
 _SEGMENTS = "operandSegmentSizes"
 
 
@@ -74,47 +76,6 @@ def i64_array(values: Sequence[int]) -> A.DenseArrayAttr:
 
 def segments(*sizes: int) -> A.DenseArrayAttr:
     return A.DenseArrayAttr(A.i32, sizes)
-
-
-def parse_dynamic_index_list(parser: Any) -> tuple[list[Any], list[int]]:
-    """`[0, %i, 4]`: the SSA operands and the static entries (the sentinel where dynamic)."""
-    operands: list[Any] = []
-    static: list[int] = []
-
-    def one() -> None:
-        u = parser.parse_optional_operand()
-        if u is not None:
-            operands.append(u)
-            static.append(DYNAMIC_INDEX)
-            return
-        pos = parser.pos()
-        v = parser.parse_optional_integer()
-        if v is None:
-            raise parser.error("expected SSA value or integer")
-        if not -(1 << 63) <= v < (1 << 63):
-            raise parser.error("integer value too large", pos)
-        static.append(v)
-
-    parser.parse_comma_separated_list("square", one)
-    return operands, static
-
-
-def print_dynamic_index_list(p: Any, values: Sequence[Value], static: Sequence[int]) -> None:
-    """`[0, %i, 4]` (operands in order where the static entry is the sentinel)."""
-    p.write("[")
-    it = iter(values)
-    for i, s in enumerate(static):
-        if i:
-            p.write(", ")
-        if s == DYNAMIC_INDEX:
-            v = next(it, None)
-            if v is None:
-                p.write("<<missing operand>>")
-            else:
-                p.print_operand(v)
-        else:
-            p.write(str(s))
-    p.write("]")
 
 
 def mixed_to_static(entries: Sequence[int | Value]) -> tuple[list[Value], list[int]]:
