@@ -61,6 +61,14 @@ __all__ = [
 
 PTR = LLVMPointerType()
 I64 = A.i64
+
+
+def wrap_signed(value: int, width: int) -> int:
+    """`value` modulo 2^width, read as a signed integer (two's complement)."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
 DYNAMIC = A.DYNAMIC
 ALLOC_ALIGNMENT = 64
 ICMP = {n: i for i, n in enumerate(llvm.ICMP_PREDICATES)}
@@ -245,11 +253,17 @@ class FnLowering:
         return self.op(cls, operands, [t], attrs).results[0]
 
     def const(self, value: int, t: A.Type = I64) -> Value:
+        # iN arithmetic wraps: a folded value is kept as its signed reading modulo 2^N, so
+        # folds that read it back (`_cval`: smax/smin, floordiv/mod) see LLVM's value.
+        if t is A.i1:
+            value = 1 if value else 0
+        elif type(t) is A.IntegerType:
+            value = wrap_signed(value, t.width)  # type: ignore[attr-defined]
         key = (self.block, "i", value, t)
         c = self._consts.get(key)
         if c is None:
             if t is A.i1:
-                attr: A.Attribute = A.IntegerAttr(1 if value else 0, A.i1)
+                attr: A.Attribute = A.IntegerAttr(value, A.i1)
             else:
                 attr = A.IntegerAttr(value, t)
             c = self.v(llvm.ConstantOp, [], t, {"value": attr})
