@@ -10,6 +10,7 @@ that would break this are refused), so placing kernels there keeps the block in 
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from mlc.dialects.graph import DIALECT as GRAPH
@@ -30,7 +31,7 @@ from mlc.dialects.graph import (
 from mlc.ir import attributes as A
 from mlc.ir.core import Block, Operation, Region, Value
 from mlc.ir.opdef import Elementwise
-from mlc.knobs import Bool, Site, fingerprint
+from mlc.knobs import Bool, Site, _attr_text, fingerprint
 from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 
 # Op kinds, by what a kernel can do with them.
@@ -74,6 +75,29 @@ def _kind(op: Operation) -> int:
         if not _ranked(r.type):
             return 0
     return kind
+
+
+def _fingerprint(op: Operation, texts: dict[int, tuple[Any, str]]) -> str:
+    """`mlc.knobs.fingerprint(op)` for an op without regions, with the text of each (interned)
+    type and attribute printed once per block instead of once per use."""
+    if op.regions:
+        return fingerprint(op)
+
+    def text(attr: Any) -> str:
+        hit = texts.get(id(attr))
+        if hit is None:
+            hit = texts[id(attr)] = (attr, _attr_text(attr))
+        return hit[1]
+
+    parts = [
+        op.name,
+        "(" + ",".join(text(u.value.type) for u in op._operands) + ")",
+        "->(" + ",".join(text(r.type) for r in op.results) + ")",
+    ]
+    attrs = op._attrs
+    if attrs:
+        parts.extend(f"{k}={text(attrs[k])}" for k in sorted(attrs))
+    return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=4).hexdigest()
 
 
 class Group:
@@ -138,8 +162,9 @@ class _BlockFusion:
                 self.kind[op] = k
         # Sites (`@function/op-name:fingerprint/occurrence`, as `mlc.knobs.site_of` spells them)
         # are keyed before any rewrite, so keys do not depend on earlier decisions.
+        texts: dict[int, tuple[Any, str]] = {}
         for op in self.kind:
-            fp = f"{op.name}:{fingerprint(op)}"
+            fp = f"{op.name}:{_fingerprint(op, texts)}"
             n = occurrences.get(fp, 0)
             occurrences[fp] = n + 1
             self.sites[op] = Site(f"{scope}/{fp}/{n}", op)
@@ -362,12 +387,13 @@ class _BlockFusion:
         outputs: list[Value] = []
         for m in members:
             for u in m._operands:
-                d = u.value.defining_op()
-                if d not in member_set:
+                if u.value.defining_op() not in member_set:
                     inputs.setdefault(u.value, None)
             for r in m.results:
-                if any(self._in_block(use.owner) not in member_set for use in r.uses):
-                    outputs.append(r)
+                for use in r.uses:
+                    if self._in_block(use.owner) not in member_set:
+                        outputs.append(r)
+                        break
         # A kernel whose values are all dead is still built (with no results): its members
         # must move together, or a clone left in place could precede its producer's kernel.
         last = members[-1]
@@ -375,18 +401,21 @@ class _BlockFusion:
         region = Region()
         body = Block()
         region.add_block(body)
-        mapping: dict[Any, Any] = {}
-        for v in inputs:
-            mapping[v] = body.add_argument(v.type, loc)
-        for m in members:
-            body.append(m.clone(mapping))
-        body.append(YieldOp.create([mapping[r] for r in outputs], location=loc))
-        fused = FusedOp.from_region(list(inputs), region, loc)
+        args = {v: body.add_argument(v.type, loc) for v in inputs}
+        types = [r.type for r in outputs]
+        fused = FusedOp.create(list(inputs), types, None, [region], (), loc)
         self.block.insert_before(fused, last)
         for r, new in zip(outputs, fused.results):
             r.replace_uses_with_if(new, lambda use: use.owner not in member_set)
-        for m in reversed(members):
-            m.erase(drop_uses=True)
+        # The members move into the body (no clones): operands from outside become arguments.
+        for m in members:
+            m.detach()
+            body.append(m)
+            for i, u in enumerate(m._operands):
+                arg = args.get(u.value)
+                if arg is not None:
+                    m.set_operand(i, arg)
+        body.append(YieldOp.create(outputs, location=loc))
         self.pass_.num_fused_ops += len(members)
         return True
 
