@@ -1,0 +1,680 @@
+"""`affine-vectorize`: innermost `affine.for` loops -> 1-D vector code (affine level).
+
+Contiguous accesses become `affine.vector_load`/`affine.vector_store`, elementwise arith/math
+ops operate on vectors, loop invariants are broadcast, and reductions (into loop-carried values
+or into a loop-invariant memref element) get a vector accumulator and a final
+`vector.reduction`. A scalar epilogue loop runs the iterations that do not fill a vector.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mlc.dialects.affine import ForOp, YieldOp
+from mlc.dialects.affine_ops import LoadOp, StoreOp, VectorLoadOp, VectorStoreOp
+from mlc.dialects.arith import AddIOp, ConstantOp
+from mlc.dialects.vector import BroadcastOp, CombiningKindAttr, ReductionOp
+
+from mlc.interfaces import is_memory_effect_free
+from mlc.ir import attributes as A
+from mlc.ir.affine import (
+    AffineBinaryExpr,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    dim,
+    sym,
+)
+from mlc.ir.core import BlockArgument, Operation, OpResult, Value
+from mlc.ir.opdef import Elementwise
+from mlc.knobs import Bool, Choice
+from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
+
+__all__ = ["AffineVectorizePass", "REDUCTION_KINDS", "vector_widths"]
+
+# Scalar combining op -> (vector.reduction kind, needs float reassociation).
+REDUCTION_KINDS: dict[str, tuple[str, bool]] = {
+    "arith.addf": ("add", True),
+    "arith.mulf": ("mul", True),
+    "arith.addi": ("add", False),
+    "arith.muli": ("mul", False),
+    "arith.maximumf": ("maximumf", False),
+    "arith.minimumf": ("minimumf", False),
+    "arith.maxnumf": ("maxnumf", False),
+    "arith.minnumf": ("minnumf", False),
+    "arith.maxsi": ("maxsi", False),
+    "arith.minsi": ("minsi", False),
+    "arith.maxui": ("maxui", False),
+    "arith.minui": ("minui", False),
+    "arith.andi": ("and", False),
+    "arith.ori": ("or", False),
+    "arith.xori": ("xor", False),
+}
+
+# Memref ops whose result views (part of) their first operand's buffer.
+_VIEW_OPS = frozenset(
+    (
+        "memref.subview",
+        "memref.cast",
+        "memref.reinterpret_cast",
+        "memref.expand_shape",
+        "memref.collapse_shape",
+        "memref.transpose",
+        "memref.view",
+        "memref.reshape",
+    )
+)
+# Ops creating a buffer no other buffer overlaps.
+_ALLOC_OPS = frozenset(("memref.alloc", "memref.alloca", "memref.get_global"))
+
+
+def _bits(t: A.Type) -> int | None:
+    """Bit width of a scalar that may become a vector element (None: not vectorizable)."""
+    if type(t) is A.FloatType or type(t) is A.IntegerType:
+        return t.width  # type: ignore[attr-defined, no-any-return]
+    if t is A.index:
+        return 64
+    return None
+
+
+def vector_widths(element_bits: int) -> tuple[int, ...]:
+    """The lane counts offered for a loop: 1 (stay scalar) and 128/256/512-bit vectors."""
+    lanes = [max(1, b // element_bits) for b in (128, 256, 512)]
+    return tuple(sorted({1, *lanes}))
+
+
+# ---------------------------------------------------------------------------------------------
+# Analysis
+
+
+class _Reduction:
+    """A reduction: `combine` folds a varying value into an accumulator.
+
+    Loop-carried form: `acc` is the iter_arg at `position` (0-based among the iter_args).
+    Memory form: `load` and `store` read and write one loop-invariant element.
+    """
+
+    __slots__ = ("acc", "combine", "kind", "load", "position", "store")
+
+    def __init__(
+        self,
+        combine: Operation,
+        kind: str,
+        acc: Value,
+        position: int = -1,
+        load: Operation | None = None,
+        store: Operation | None = None,
+    ) -> None:
+        self.combine = combine
+        self.kind = kind
+        self.acc = acc
+        self.position = position
+        self.load = load
+        self.store = store
+
+
+class _Plan:
+    """What the legality analysis found out about one loop."""
+
+    __slots__ = ("contiguous", "element_bits", "float_reduction", "reductions", "varying")
+
+    def __init__(self) -> None:
+        self.contiguous: set[Operation] = set()
+        self.varying: set[Value] = set()
+        self.reductions: list[_Reduction] = []
+        self.element_bits = 0
+        self.float_reduction = False
+
+
+class _Reject(Exception):
+    """The loop is left alone (the message says why, for the debug remark)."""
+
+
+def _iv_coefficient(e: AffineExpr, iv_dims: frozenset[int]) -> int | None:
+    """The coefficient of the induction variable (dims `iv_dims`) in `e`; None if not linear."""
+    if type(e) is AffineDimExpr:
+        return 1 if e.position in iv_dims else 0
+    if type(e) is not AffineBinaryExpr:
+        return 0
+    if not any(e.is_function_of_dim(d) for d in iv_dims):
+        return 0
+    kind = e.kind
+    if kind == "add":
+        lc = _iv_coefficient(e.lhs, iv_dims)
+        rc = _iv_coefficient(e.rhs, iv_dims)
+        return None if lc is None or rc is None else lc + rc
+    if kind == "mul":
+        for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+            if type(b) is AffineConstantExpr:
+                c = _iv_coefficient(a, iv_dims)
+                return None if c is None else c * b.value
+    return None  # floordiv/mod/ceildiv of the iv, or a semi-affine product
+
+
+def _root(memref: Value) -> Value:
+    """The buffer a memref value views (through subviews, casts, reshapes)."""
+    while type(memref) is OpResult and memref.op.name in _VIEW_OPS:
+        memref = memref.op._operands[0].value
+    return memref
+
+
+def _known_root(root: Value) -> bool:
+    """Function arguments and allocations are distinct buffers (mlc's calling convention)."""
+    if type(root) is BlockArgument:
+        return root.block.parent_op is not None and root.block.parent_op.name == "func.func"
+    return type(root) is OpResult and root.op.name in _ALLOC_OPS
+
+
+def _contiguous_layout(t: A.MemRefType) -> bool:
+    strides, _ = t.strides_and_offset()
+    return not strides or strides[-1] == 1
+
+
+class _Analysis:
+    """Decides whether an innermost loop can run `w` iterations at a time in lock-step."""
+
+    def __init__(self, loop: ForOp, reductions: bool) -> None:
+        self.loop = loop
+        self.body = loop.body_block
+        self.iv = loop.induction_var
+        self.allow_reductions = reductions
+        self.plan = _Plan()
+
+    def inside(self, v: Value) -> bool:
+        return v.parent_block() is self.body
+
+    def run(self) -> _Plan:
+        loop = self.loop
+        if loop.step_value != 1:
+            raise _Reject("step is not 1")
+        if loop.lower_bound_map.num_results != 1 or loop.upper_bound_map.num_results != 1:
+            raise _Reject("min/max bounds")
+        ops = [op for op in self.body if type(op) is not YieldOp]
+        for op in ops:
+            if op.regions:
+                raise _Reject(f"'{op.name}' has regions")
+        self.find_reductions(ops)
+        in_reduction = {r.load for r in self.plan.reductions} | {
+            r.store for r in self.plan.reductions
+        }
+        varying = self.plan.varying
+        varying.add(self.iv)
+        varying.update(r.acc for r in self.plan.reductions)
+        accesses: list[tuple[Operation, str]] = []
+        for op in ops:
+            if op in in_reduction:
+                continue
+            t = type(op)
+            if t is LoadOp or t is StoreOp:
+                kind = self.access_kind(op)
+                accesses.append((op, kind))
+                if kind == "contiguous":
+                    self.plan.contiguous.add(op)
+                    if t is LoadOp:
+                        varying.add(op.results[0])
+                elif t is StoreOp:
+                    raise _Reject("store to a loop-invariant address")
+                continue
+            if not is_memory_effect_free(op):
+                raise _Reject(f"'{op.name}' has memory effects")
+            if any(u.value in varying for u in op._operands):
+                if Elementwise not in t._traits:
+                    raise _Reject(f"'{op.name}' is not elementwise")
+                for v in (*op.operands, *op.results):
+                    if type(v.type) is A.VectorType or _bits(v.type) is None:
+                        raise _Reject(f"'{op.name}' has a {v.type} operand or result")
+                varying.update(op.results)
+        self.check_dependences(accesses)
+        yield_op = self.body.terminator
+        reduced = {r.position for r in self.plan.reductions if r.position >= 0}
+        if yield_op is not None and len(yield_op._operands) != len(reduced):
+            raise _Reject("loop-carried values that are not reductions")
+        return self.plan
+
+    def access_kind(self, op: Operation) -> str:
+        """'contiguous' (stride 1 in the iv) or 'invariant'; anything else is rejected."""
+        mt = op.memref_value.type
+        et = mt.element_type
+        bits = _bits(et)
+        if bits is None:
+            raise _Reject(f"access to {mt}")
+        amap = op.affine_map
+        operands = op.map_operands
+        iv_dims = []
+        for i, v in enumerate(operands):
+            if v is self.iv:
+                if i >= amap.num_dims:
+                    raise _Reject("induction variable used as a symbol")
+                iv_dims.append(i)
+            elif self.inside(v):
+                raise _Reject("subscript computed inside the loop")
+        if not iv_dims:
+            return "invariant"
+        dims = frozenset(iv_dims)
+        coefs = [_iv_coefficient(e, dims) for e in amap.results]
+        if all(c == 0 for c in coefs):
+            return "invariant"
+        if coefs[-1] != 1 or any(c != 0 for c in coefs[:-1]) or not _contiguous_layout(mt):
+            raise _Reject(f"non-contiguous access to {mt}")
+        self.plan.element_bits = max(self.plan.element_bits, bits)
+        return "contiguous"
+
+    def find_reductions(self, ops: list[Operation]) -> None:
+        block_args = self.body.arguments
+        yield_op = self.body.terminator
+        for k, acc in enumerate(block_args[1:]):
+            uses = list(acc.uses)
+            if len(uses) != 1:
+                raise _Reject("loop-carried value used more than once")
+            combine = uses[0].owner
+            red = self.reduction_kind(combine)
+            res = combine.results[0] if combine.results else None
+            if red is None or res is None or combine.parent is not self.body:
+                raise _Reject("loop-carried value that is not a reduction")
+            r_uses = list(res.uses)
+            if len(r_uses) != 1 or r_uses[0].owner is not yield_op or r_uses[0].index != k:
+                raise _Reject("partial reduction value used in the loop")
+            self.plan.reductions.append(_Reduction(combine, red, acc, position=k))
+        for load in ops:
+            if type(load) is not LoadOp or not load.results[0].has_one_use():
+                continue
+            combine = next(iter(load.results[0].users))
+            red = self.reduction_kind(combine)
+            if red is None or combine.parent is not self.body:
+                continue
+            res_uses = list(combine.results[0].uses)
+            if len(res_uses) != 1:
+                continue
+            store = res_uses[0].owner
+            if (
+                type(store) is not StoreOp
+                or res_uses[0].index != 0
+                or store.memref_value is not load.memref_value
+                or store.affine_map is not load.affine_map
+                or store.map_operands != load.map_operands
+                or self.access_kind(load) != "invariant"
+            ):
+                continue
+            self.plan.reductions.append(
+                _Reduction(combine, red, load.results[0], load=load, store=store)
+            )
+        if self.plan.reductions and not self.allow_reductions:
+            raise _Reject("reductions are not vectorized (vectorize-reductions=false)")
+        for r in self.plan.reductions:
+            bits = _bits(r.acc.type)
+            if bits is None:
+                raise _Reject(f"reduction of {r.acc.type}")
+            self.plan.element_bits = max(self.plan.element_bits, bits)
+            if REDUCTION_KINDS[r.combine.name][1]:
+                self.plan.float_reduction = True
+
+    def reduction_kind(self, op: Operation) -> str | None:
+        entry = REDUCTION_KINDS.get(op.name)
+        if entry is None or len(op._operands) != 2:
+            return None
+        return entry[0]
+
+    def check_dependences(self, accesses: list[tuple[Operation, str]]) -> None:
+        """Lock-step execution keeps every dependence when each written buffer is only accessed
+        at the stored address (distance 0), and reduction buffers only by their reduction."""
+        by_root: dict[Value, list[Operation]] = {}
+        unknown = False
+        for op, _ in accesses:
+            root = _root(op.memref_value)
+            unknown |= not _known_root(root)
+            by_root.setdefault(root, []).append(op)
+        writes_any = any(type(op) is StoreOp for op, _ in accesses)
+        reduced: set[Value] = set()
+        for r in self.plan.reductions:
+            if r.load is None:
+                continue
+            root = _root(r.load.memref_value)
+            if root in by_root or root in reduced or not _known_root(root):
+                raise _Reject("reduction buffer accessed elsewhere in the loop")
+            reduced.add(root)
+            writes_any = True
+        if unknown and writes_any:
+            raise _Reject("a memref of unknown origin may alias a written one")
+        for ops in by_root.values():
+            stores = [op for op in ops if type(op) is StoreOp]
+            if not stores:
+                continue
+            key = (stores[0].memref_value, stores[0].affine_map, stores[0].map_operands)
+            for op in ops:
+                if (op.memref_value, op.affine_map, op.map_operands) != key:
+                    raise _Reject("possible loop-carried dependence through memory")
+
+
+# ---------------------------------------------------------------------------------------------
+# Transformation
+
+
+def _identity_attr(kind: str, t: A.Type) -> A.Attribute:
+    """The neutral element of a combining kind, as a scalar attribute of type `t`."""
+    if type(t) is A.FloatType:
+        value = {
+            "add": -0.0,
+            "mul": 1.0,
+            "maximumf": float("-inf"),
+            "minimumf": float("inf"),
+            "maxnumf": float("nan"),
+            "minnumf": float("nan"),
+        }[kind]
+        return A.FloatAttr(value, t)
+    w = _bits(t) or 64
+    value = {
+        "add": 0,
+        "mul": 1,
+        "maxsi": -(1 << (w - 1)) if w > 1 else -1,
+        "minsi": (1 << (w - 1)) - 1 if w > 1 else 0,
+        "maxui": 0,
+        "minui": -1,
+        "and": -1,
+        "or": 0,
+        "xor": 0,
+    }[kind]
+    return A.IntegerAttr(value, t)
+
+
+def _splat_constant(kind: str, vt: A.VectorType) -> Operation:
+    scalar = _identity_attr(kind, vt.element_type)
+    attr = A.DenseElementsAttr(vt, scalar.value)  # type: ignore[attr-defined]
+    return ConstantOp.create([], [vt], {"value": attr})
+
+
+def _combine_bounds(
+    lb: tuple[AffineMap, list[Value]], ub: tuple[AffineMap, list[Value]], lanes: int
+) -> tuple[AffineMap, AffineMap, list[Value]]:
+    """Over the operands `lb dims, ub dims, lb syms, ub syms`: the split point
+    `L + ((U - L) floordiv lanes) * lanes` as a map, and `max(L, split)` (the epilogue's lower
+    bound), where L and U are the single-result bounds."""
+    lmap, lops = lb
+    umap, uops = ub
+    nd = lmap.num_dims + umap.num_dims
+    ns = lmap.num_symbols + umap.num_symbols
+    l_expr = lmap.replace_dims_and_symbols(
+        [dim(i) for i in range(lmap.num_dims)], [sym(i) for i in range(lmap.num_symbols)], nd, ns
+    ).results[0]
+    u_expr = umap.replace_dims_and_symbols(
+        [dim(lmap.num_dims + i) for i in range(umap.num_dims)],
+        [sym(lmap.num_symbols + i) for i in range(umap.num_symbols)],
+        nd,
+        ns,
+    ).results[0]
+    split = l_expr + ((u_expr - l_expr).floordiv(lanes)) * lanes
+    operands = [
+        *lops[: lmap.num_dims],
+        *uops[: umap.num_dims],
+        *lops[lmap.num_dims :],
+        *uops[umap.num_dims :],
+    ]
+    return AffineMap(nd, ns, (split,)), AffineMap(nd, ns, (l_expr, split)), operands
+
+
+class _Vectorizer:
+    """Builds the vector loop in front of `loop` and turns `loop` into the scalar epilogue."""
+
+    def __init__(self, loop: ForOp, plan: _Plan, lanes: int) -> None:
+        self.loop = loop
+        self.plan = plan
+        self.lanes = lanes
+        self.vmap: dict[Value, Value] = {}  # scalar value -> its vector
+        self.smap: dict[Value, Value] = {}  # scalar value in the loop -> its clone
+        self.hoisted: dict[Value, Value] = {}  # invariant scalar -> broadcast before the loop
+        self.body_anchor: Operation | None = None
+        self.vloop: ForOp | None = None
+
+    def vtype(self, t: A.Type) -> A.VectorType:
+        return A.VectorType([self.lanes], t)
+
+    def insert_before_loop(self, op: Operation) -> Operation:
+        """Insert `op` in front of the vector loop (in front of the loop until it exists)."""
+        anchor = self.vloop if self.vloop is not None else self.loop
+        self.loop.parent.insert_before(op, anchor)  # type: ignore[union-attr]
+        op.location = self.loop.location
+        return op
+
+    def insert_in_body(self, op: Operation, location: A.Location | None = None) -> Operation:
+        assert self.vloop is not None and self.body_anchor is not None
+        self.vloop.body_block.insert_before(op, self.body_anchor)
+        if location is not None:
+            op.location = location
+        return op
+
+    def scalar(self, v: Value) -> Value:
+        return self.smap.get(v, v)
+
+    def vector(self, v: Value, location: A.Location) -> Value:
+        """The vector of `v`: its vectorized form, or a broadcast of a uniform scalar."""
+        got = self.vmap.get(v)
+        if got is not None:
+            return got
+        if v is self.loop.induction_var:
+            return self.iota(location)
+        if v.parent_block() is not self.loop.body_block:
+            hit = self.hoisted.get(v)
+            if hit is None:
+                b = BroadcastOp.create([v], [self.vtype(v.type)])
+                hit = self.hoisted[v] = self.insert_before_loop(b).results[0]
+            return hit
+        b = BroadcastOp.create([self.scalar(v)], [self.vtype(v.type)])
+        out = self.insert_in_body(b, location).results[0]
+        self.vmap[v] = out
+        return out
+
+    def iota(self, location: A.Location) -> Value:
+        """`iv + [0, 1, ..., lanes-1]` for an induction variable used as a value."""
+        assert self.vloop is not None
+        vt = self.vtype(A.index)
+        steps = ConstantOp.create(
+            [], [vt], {"value": A.DenseElementsAttr(vt, list(range(self.lanes)))}
+        )
+        steps_v = self.insert_before_loop(steps).results[0]
+        base = self.insert_in_body(BroadcastOp.create([self.vloop.induction_var], [vt]), location)
+        add = AddIOp.create([base.results[0], steps_v], [vt])
+        out = self.insert_in_body(add, location).results[0]
+        self.vmap[self.loop.induction_var] = out
+        return out
+
+    def run(self, epilogue_needed: bool, bounds: tuple[Any, Any, Any] | None) -> None:
+        loop, plan = self.loop, self.plan
+        lb_ops = list(loop.lowerBoundOperands)
+        # The accumulators start at the neutral element; the original initial value is folded
+        # in by the final vector.reduction.
+        inits: list[Value] = []
+        for r in plan.reductions:
+            inits.append(
+                self.insert_before_loop(_splat_constant(r.kind, self.vtype(r.acc.type))).results[0]
+            )
+        if bounds is None:  # constant bounds
+            lo, split = loop.constant_lower_bound(), self.split_const
+            vloop = ForOp.build_for(lo, split, self.lanes, inits)  # type: ignore[arg-type]
+        else:
+            split_map, _, operands = bounds
+            vloop = ForOp.build_for(
+                (loop.lower_bound_map, lb_ops), (split_map, operands), self.lanes, inits
+            )
+        self.insert_before_loop(vloop)
+        self.vloop = vloop
+        block = vloop.body_block
+        self.smap[loop.induction_var] = vloop.induction_var
+        for r, arg in zip(plan.reductions, block.arguments[1:]):
+            self.vmap[r.acc] = arg
+        if inits:
+            yield_op = YieldOp.create([], [])
+            block.append(yield_op)
+        self.body_anchor = block.terminator
+        skip = {r.load for r in plan.reductions} | {r.store for r in plan.reductions}
+        for op in list(loop.body_block):
+            if type(op) is YieldOp or op in skip:
+                continue
+            self.vectorize_op(op)
+        if inits:
+            self.body_anchor.set_operands(  # type: ignore[union-attr]
+                [self.vmap[r.combine.results[0]] for r in plan.reductions]
+            )
+        self.finish(epilogue_needed, bounds)
+
+    def vectorize_op(self, op: Operation) -> None:
+        plan = self.plan
+        loc = op.location
+        t = type(op)
+        if op in plan.contiguous:
+            idx = [self.scalar(v) for v in op.map_operands]
+            amap = op.affine_map
+            if t is LoadOp:
+                vt = self.vtype(op.results[0].type)
+                new = VectorLoadOp.build_vector_load(vt, op.memref_value, idx, amap, loc)
+                self.vmap[op.results[0]] = self.insert_in_body(new).results[0]
+            else:
+                value = self.vector(op._operands[0].value, loc)
+                new = VectorStoreOp.build_vector_store(value, op.memref_value, idx, amap, loc)
+                self.insert_in_body(new)
+            return
+        if not any(r in plan.varying for r in op.results):
+            self.insert_in_body(op.clone(self.smap))  # fills smap with the clone's results
+            return
+        operands = [self.vector(u.value, loc) for u in op._operands]
+        types = [self.vtype(r.type) for r in op.results]
+        attrs = dict(op._attrs) if op._attrs else None
+        new = t.create(operands, types, attrs, location=loc)
+        self.insert_in_body(new)
+        for old, new_v in zip(op.results, new.results):
+            self.vmap[old] = new_v
+
+    def finish(self, epilogue_needed: bool, bounds: tuple[Any, Any, Any] | None) -> None:
+        """Reduce the accumulators after the vector loop; the old loop becomes the epilogue."""
+        loop, plan = self.loop, self.plan
+        assert self.vloop is not None
+        n_lb = len(loop.lowerBoundOperands)
+        n_ub = len(loop.upperBoundOperands)
+        finals: dict[int, Value] = {}
+        after = loop  # new ops go between the vector loop and the epilogue
+        for r, vres in zip(plan.reductions, self.vloop.results):
+            if r.load is not None:
+                init_load = self.insert_before_loop(r.load.clone())
+                init_load.location = r.load.location
+                init = init_load.results[0]
+            else:
+                init = loop._operands[n_lb + n_ub + r.position].value
+            attrs: dict[str, A.Attribute] = {"kind": CombiningKindAttr(r.kind)}
+            fm = r.combine.get_attr("fastmath")
+            if fm is not None:
+                attrs["fastmath"] = fm
+            red = ReductionOp.create([vres, init], [r.acc.type], attrs, location=r.combine.location)
+            loop.parent.insert_before(red, after)  # type: ignore[union-attr]
+            if r.load is not None:
+                store = StoreOp.build_store(
+                    red.results[0],
+                    r.store.memref_value,  # type: ignore[union-attr]
+                    list(r.store.map_operands),  # type: ignore[union-attr]
+                    r.store.affine_map,  # type: ignore[union-attr]
+                    r.store.location,  # type: ignore[union-attr]
+                )
+                loop.parent.insert_before(store, after)  # type: ignore[union-attr]
+            else:
+                finals[r.position] = red.results[0]
+        if not epilogue_needed:
+            for k, v in finals.items():
+                loop.results[k].replace_all_uses_with(v)
+            loop.erase()
+            return
+        for k, v in finals.items():
+            loop.set_operand(n_lb + n_ub + k, v)
+        if bounds is None:
+            loop.set_lower_bound(AffineMap.constant(self.split_const), [])
+        else:
+            _, epi_map, operands = bounds
+            loop.set_lower_bound(epi_map, operands)
+
+    split_const = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The pass
+
+
+class AffineVectorizePass(Pass):
+    """Vectorize innermost affine.for loops (vector loads/stores, vector arith, reductions).
+
+    An innermost, unit-step `affine.for` with single-result bounds is vectorized when every
+    memory access is contiguous in its induction variable (`affine.vector_load`/`store`; the
+    last subscript has coefficient 1, the others 0, on a memref whose last stride is 1) or
+    loop-invariant (a scalar load, broadcast where a vector needs it), every op using a varying
+    value is an elementwise arith/math op, each written buffer is only accessed at the stored
+    address, and loop-carried values are reductions. Reductions into an iter_arg or into a
+    loop-invariant memref element (`load A[i]; combine; store A[i]`) carry a vector of
+    partial results initialized to the neutral element and end in `vector.reduction` with the
+    initial value as accumulator. Float add/mul reductions reorder the additions, so they are
+    vectorized only when the `reassoc` knob allows it (default: the `reassoc` option, on);
+    integer and min/max reductions always are. The vector loop runs floor(n/w)*w iterations;
+    the original loop, with its lower bound moved, is the scalar epilogue (dropped when the
+    trip count is a known multiple of w). Knob `width` per loop: the lane count, 1 keeping
+    the loop scalar (domain: 1 and the lanes of 128/256/512-bit vectors of the widest element;
+    default: `virtual-vector-size`, else 256-bit vectors, clamped to a known trip count).
+    Other loops (strided or gathered accesses, calls, nested regions, min/max bounds) are left
+    unchanged.
+    """
+
+    name = "affine-vectorize"
+    anchor = "func.func"
+    virtual_vector_size = Option(
+        int, 0, "Default lanes per vector (0: as many as fill 256 bits of the widest element)"
+    )
+    vectorize_reductions = Option(bool, True, "Vectorize reductions (iter_args and memory)")
+    reassoc = Option(
+        bool, True, "Default of the per-loop `reassoc` knob (float add/mul reductions)"
+    )
+    num_vectorized = Statistic("num-vectorized-loops", "Number of loops vectorized")
+    num_reductions = Statistic("num-reductions", "Number of reductions vectorized")
+    knobs = (
+        KnobDecl("width", "choice", "Lanes per vector for this loop (1: leave it scalar)"),
+        KnobDecl(
+            "reassoc", "bool", "Reorder this loop's float add/mul reductions to vectorize them"
+        ),
+    )
+
+    def run(self, op: Operation, ctx: PassContext) -> None:
+        size = self.virtual_vector_size
+        if size < 0 or size & (size - 1):
+            ctx.error(f"virtual-vector-size must be 0 or a power of two, got {size}", op)
+            return
+        loops = [
+            o for o in op.walk() if type(o) is ForOp and not any(n.regions for n in o.body_block)
+        ]
+        for loop in loops:
+            self.vectorize_loop(loop, ctx)
+
+    def vectorize_loop(self, loop: ForOp, ctx: PassContext) -> None:
+        try:
+            plan = _Analysis(loop, self.vectorize_reductions).run()
+        except _Reject:
+            return
+        bits = plan.element_bits or 32
+        widths = vector_widths(bits)
+        default = self.virtual_vector_size or max(1, 256 // bits)
+        if default not in widths:
+            widths = tuple(sorted({*widths, default}))
+        trip = loop.constant_trip_count()
+        if trip is not None:
+            fitting = [w for w in widths if w <= max(trip, 1) and w <= default]
+            default = fitting[-1] if fitting else 1
+        site = ctx.site(loop)
+        if plan.float_reduction and not ctx.knob(site, "reassoc", Bool(), self.reassoc):
+            return
+        lanes = ctx.knob(site, "width", Choice(*widths), default)
+        if lanes == 1 or (trip is not None and trip < lanes):
+            return
+        vec = _Vectorizer(loop, plan, lanes)
+        if trip is not None:
+            lo = loop.constant_lower_bound()
+            assert lo is not None
+            vec.split_const = lo + (trip // lanes) * lanes
+            vec.run(trip % lanes != 0, None)
+        else:
+            lb = (loop.lower_bound_map, list(loop.lowerBoundOperands))
+            ub = (loop.upper_bound_map, list(loop.upperBoundOperands))
+            vec.run(True, _combine_bounds(lb, ub, lanes))
+        self.num_vectorized += 1
+        self.num_reductions += len(plan.reductions)
