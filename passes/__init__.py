@@ -19,6 +19,7 @@ PASSES: dict[str, str] = {
     "graph-matmul-reorder": "graph_matmul_reorder:GraphMatmulReorderPass",
     "graph-fusion": "graph_fusion:GraphFusionPass",
     "tensor-fusion": "tensor_fusion:TensorFusionPass",
+    "affine-vectorize": "affine_vectorize:AffineVectorizePass",
     # Passes for testing the pass manager itself (failures, crashes, knobs).
     "test-pass-failure": "test_passes:TestPassFailure",
     "test-pass-crash": "test_passes:TestPassCrash",
