@@ -1,6 +1,7 @@
 """The Python side of an entry call: a function generated once per entry that checks the arguments
-against the `Signature`, binds dynamic dims, allocates the outputs, packs the arguments into
-8-byte slots and calls the native wrapper through ctypes (which releases the GIL).
+against the `Signature`, binds dynamic dims, allocates the outputs (from the process-wide
+`result_pool`) or checks the caller's `out=` arrays, packs the arguments into 8-byte slots and
+calls the native wrapper through ctypes (which releases the GIL).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from mlc.runtime import parallel
 from mlc.runtime.engine import ARRAY_DATA_OFFSET, ARRAY_DIMS_OFFSET
+from mlc.runtime.pool import default_pool
 from mlc.runtime.signature import ArgSpec, InputDim, Signature
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "aligned_empty",
     "caller_template",
     "make_caller",
+    "result_pool",
 ]
 
 ALIGNMENT = 64  # bytes; outputs of at least _ALIGN_MIN bytes start on this boundary
@@ -74,6 +77,11 @@ def aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     buf = np.empty(nbytes + ALIGNMENT - 1, np.uint8)
     off = -_data_address(buf) & (ALIGNMENT - 1)
     return np.ndarray(shape, dtype, buf, off)  # a view of buf (its base keeps buf alive)
+
+
+# Process-wide, so that a buffer one module's result gave back serves the next module's result
+# (chains of compiled functions) and one cap bounds the memory held for reuse.
+result_pool = default_pool(aligned_empty)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,6 +194,112 @@ class _Errors:
         return iv
 
 
+class _Outputs:
+    """Checks the `out=` argument of a call: one writeable C-contiguous array per result, of the
+    result's dtype and exact shape, sharing no memory with an array input or another output
+    (the kernel marks its pointers `noalias`); an element None is allocated as usual. Returns
+    the arrays to pass, then the value the call returns."""
+
+    def __init__(self, name: str, sig: Signature, array_inputs: list[int]) -> None:
+        self.name = name
+        self.sig = sig
+        self.array_inputs = array_inputs  # positions of the memref inputs passed as `inputs`
+
+    def _arg(self, j: int) -> str:
+        res = self.sig.outputs[j].name
+        where = "out" if len(self.sig.outputs) == 1 else f"out[{j}]"
+        return f"{self.name}(): {where} (result '{res}')"
+
+    def _items(self, out: Any) -> tuple[Any, ...]:
+        n = len(self.sig.outputs)
+        names = ", ".join(a.name for a in self.sig.outputs)
+        if isinstance(out, np.ndarray) and n == 1:
+            return (out,)
+        if isinstance(out, tuple | list) and len(out) == n:
+            return tuple(out)
+        if isinstance(out, tuple | list):
+            got = f"a {type(out).__name__} of {len(out)}"
+        else:
+            got = type(out).__name__
+        want = "None or ()" if n == 0 else f"a tuple of {n} arrays ({names})"
+        if n == 1:
+            want = f"an array or a tuple of 1 array ({names})"
+        raise TypeError(
+            f"{self.name}() has {n} result{'s' if n != 1 else ''}: out= must be {want}, got {got}"
+        )
+
+    def _check(self, j: int, v: Any, shape: tuple[int, ...]) -> np.ndarray:
+        a = self.sig.outputs[j]
+        want = (
+            f"a writeable C-contiguous numpy.ndarray of {a.np_dtype} with shape "
+            f"{_shape_text(shape)}"
+        )
+        if not isinstance(v, np.ndarray):
+            raise TypeError(f"{self._arg(j)} must be {want}, got {type(v).__name__}")
+        if isinstance(v, np.ma.MaskedArray):  # the kernel would write around the mask
+            raise TypeError(f"{self._arg(j)} must be {want}, got a masked array")
+        v = v.view(np.ndarray)
+        if v.dtype != a.np_dtype:
+            raise TypeError(
+                f"{self._arg(j)} must have dtype {a.np_dtype} ({a.type_text()}), got {v.dtype}"
+            )
+        if v.shape != shape:
+            raise ValueError(
+                f"{self._arg(j)} must have shape {_shape_text(shape)} (the result's shape for "
+                f"these inputs), got {_shape_text(v.shape)}"
+            )
+        if not v.flags.c_contiguous:
+            raise ValueError(
+                f"{self._arg(j)} must be C-contiguous, got strides {v.strides} for shape "
+                f"{_shape_text(v.shape)}"
+            )
+        if not v.flags.aligned:
+            raise ValueError(
+                f"{self._arg(j)} must be aligned to its element size ({v.dtype.alignment} bytes)"
+            )
+        if not v.flags.writeable:
+            raise ValueError(f"{self._arg(j)} must be writeable, got a read-only array")
+        return v
+
+    def __call__(
+        self, out: Any, shapes: tuple[tuple[int, ...], ...], inputs: tuple[np.ndarray, ...]
+    ) -> list[Any]:
+        items = self._items(out)
+        passed: list[np.ndarray] = []
+        spans: list[tuple[int, int, str]] = []  # [start, end) of every array that is not empty
+        for pos, v in zip(self.array_inputs, inputs, strict=True):
+            if v.nbytes:
+                start = _data_address(v)
+                what = f"argument '{self.sig.inputs[pos].name}' (#{pos + 1})"
+                spans.append((start, start + v.nbytes, what))
+        given = []
+        for j, (v, shape) in enumerate(zip(items, shapes, strict=True)):
+            if v is None:
+                passed.append(result_pool.empty(shape, self.sig.outputs[j].np_dtype))
+                continue
+            p = self._check(j, v, shape)
+            passed.append(p)
+            given.append(j)
+            if not p.nbytes:
+                continue
+            start = _data_address(p)
+            end = start + p.nbytes
+            for lo, hi, what in spans:  # contiguous spans: bounds overlap is memory overlap
+                if start < hi and lo < end:
+                    raise ValueError(
+                        f"{self._arg(j)} shares memory with {what}: outputs must not overlap "
+                        "the inputs or each other"
+                    )
+            where = "out" if len(items) == 1 else f"out[{j}]"
+            spans.append((start, end, where))
+        results = [passed[j] if items[j] is None else items[j] for j in range(len(items))]
+        if len(results) == 1:
+            ret: Any = results[0]
+        else:
+            ret = tuple(results) if results else None
+        return [*passed, ret]
+
+
 def _int_range(t: str) -> tuple[int, int]:
     bits = 64 if t == "index" else int(t.lstrip("ui"))
     if t.startswith("ui"):
@@ -249,12 +363,14 @@ def caller_template(
         "_empty": np.empty,
         "_alloc": aligned_empty,
         "_err": _Errors(name, sig),
+        "_new": result_pool.empty,
+        "_out": _Outputs(name, sig, [k for k, a in enumerate(sig.inputs) if a.shape is not None]),
         "_tls": parallel._TLS,
         "_raise_pending": _raise_pending,
     }
     n = len(sig.inputs)
     params = [f"a{k}" for k in range(n)]
-    lines = ["def call(*args):", f"    if len(args) != {n}: _err.count(args)"]
+    lines = ["def call(*args, out=None):", f"    if len(args) != {n}: _err.count(args)"]
     emit = lines.append
     if n:
         emit(f"    {', '.join(params)}{',' if n == 1 else ''} = args")
@@ -296,7 +412,8 @@ def caller_template(
                 k0, i0 = int(d.arg), d.dim
                 emit(f"    if s{k}_{i} != s{k0}_{i0}: _err.same({k}, {i}, {k0}, {i0}, args, ")
                 lines[-1] += "'declared equal')"
-    outs = []
+    outs, shapes = [], []
+    emit("    if out is None:")
     for j, a in enumerate(sig.outputs):
         assert a.shape is not None
         dims = []
@@ -310,13 +427,20 @@ def caller_template(
                 dims.append(dim_var[(int(d.arg), d.dim)])
         shape = f"({', '.join(dims)}{',' if len(dims) == 1 else ''})"
         env[f"_odt{j}"] = a.np_dtype
-        if all(isinstance(d, int) for d in a.shape):
-            small = math.prod(a.shape) * a.np_dtype.itemsize < _ALIGN_MIN
-            emit(f"    o{j} = {'_empty' if small else '_alloc'}({shape}, _odt{j})")
-        else:  # decide inline: the aligned path costs a few hundred ns more
-            size = " * ".join(dims + [str(a.np_dtype.itemsize)])
-            emit(f"    o{j} = (_empty if {size} < {_ALIGN_MIN} else _alloc)({shape}, _odt{j})")
+        small = all(isinstance(d, int) for d in a.shape) and (
+            math.prod(a.shape) * a.np_dtype.itemsize < _ALIGN_MIN
+        )
+        # The pool decides for the others (it serves min_bytes and up, else aligned_empty).
+        emit(f"        o{j} = {'_empty' if small else '_new'}({shape}, _odt{j})")
         outs.append(f"o{j}")
+        shapes.append(shape)
+    if not outs:
+        emit("        pass")
+    arrays = [f"a{k}" for k, a in enumerate(sig.inputs) if a.shape is not None]
+    emit("    else:")
+    emit(f"        {', '.join([*outs, '_r'])} = _out(out, ({', '.join(shapes)}")
+    lines[-1] += f"{',' if len(shapes) == 1 else ''}), ({', '.join(arrays)}"
+    lines[-1] += f"{',' if len(arrays) == 1 else ''}))"
     fmt, values = "<", []
     for k, a in enumerate(sig.args):
         v = f"a{k}" if k < n else f"o{k - n}"
@@ -336,6 +460,7 @@ def caller_template(
     emit(f"    _call(_pack({', '.join(values)}))")
     if uses_parallel:
         emit("    if _tls.pending is not None: _raise_pending()")
+    emit("    if out is not None: return _r")
     if len(outs) == 1:
         emit(f"    return {outs[0]}")
     elif outs:
