@@ -14,21 +14,26 @@ The ABI (what the lowering emits):
 - A memref of rank r is MLIR's expanded descriptor, 3 + 2r consecutive parameters:
   `ptr allocated, ptr aligned, i64 offset, i64 size[0..r), i64 stride[0..r)`, offset and strides
   in elements. The runtime passes C-contiguous arrays: allocated == aligned, offset 0, identity
-  strides. Inputs are never written by the kernel; outputs are fresh arrays that alias nothing,
+  strides. Inputs are never written by the kernel; outputs alias no input and no other output,
   so the aligned pointers may be marked `noalias`. Only element alignment is guaranteed for
-  inputs (outputs of 64 KiB or more start on a 64-byte boundary).
+  inputs and `out=` arrays (outputs the runtime allocates of 64 KiB or more start on a 64-byte
+  boundary).
 - Scalars i1/i8/i16/i32/i64/index(=i64)/f16/f32/f64 are passed by value.
-- Results are written into output memrefs the runtime allocates (destination-passing style).
-  A call returns the single output array, a tuple of them, or None when there is none.
+- Results are written into output memrefs (destination-passing style): arrays the runtime
+  allocates (from `result_pool`, which recycles the buffers of results the caller dropped) or
+  the caller's `out=` arrays. A call returns the single output array, a tuple of them, or None
+  when there is none.
 - Parallel loops: the body is outlined into `void body(i64 begin, i64 end, ptr ctx)` and run by
   `void mlc_parallel_for(ptr body, ptr ctx, i64 lower, i64 upper, i64 step)`, a symbol the
   runtime provides (see `mlc.runtime.parallel`). `malloc`/`free`/`aligned_alloc` resolve from
   the process; the generated code frees what it allocates.
 
 Bad calls raise TypeError (argument count, non-array, dtype, scalar kind) or ValueError (rank,
-shape against a static or shared dim, non-contiguous or misaligned array), naming the argument.
+shape against a static or shared dim, non-contiguous or misaligned array; an `out=` array of the
+wrong shape, read-only or overlapping an input), naming the argument.
 """
 
+from mlc.runtime.calling import result_pool
 from mlc.runtime.engine import (
     EntryNotFoundError,
     HostTarget,
@@ -39,10 +44,12 @@ from mlc.runtime.engine import (
 )
 from mlc.runtime.module import CacheInfo, CompileCache, JitModule, cache, compile_llvm_ir
 from mlc.runtime.parallel import chunk_bounds, default_threads
+from mlc.runtime.pool import BufferPool, PoolInfo
 from mlc.runtime.signature import ArgSpec, InputDim, Signature, SignatureError
 
 __all__ = [
     "ArgSpec",
+    "BufferPool",
     "CacheInfo",
     "CompileCache",
     "EntryNotFoundError",
@@ -51,6 +58,7 @@ __all__ = [
     "JITError",
     "JitModule",
     "JitOptions",
+    "PoolInfo",
     "Signature",
     "SignatureError",
     "apply_fast_math",
@@ -59,4 +67,5 @@ __all__ = [
     "compile_llvm_ir",
     "default_threads",
     "host_target",
+    "result_pool",
 ]
