@@ -168,8 +168,11 @@ class CompiledModule:
         return f"<CompiledModule {', '.join(self.functions)}>"
 
 
-# (text, pipeline, knobs) -> (LLVM IR, signatures): the lowering is deterministic.
-_LOWERED: OrderedDict[tuple[str, str, str], tuple[str, dict[str, Any]]] = OrderedDict()
+# (text, pipeline, knobs) -> (LLVM IR, signatures, JIT options recorded by `llvm-options`):
+# the lowering is deterministic.
+_LOWERED: OrderedDict[tuple[str, str, str], tuple[str, dict[str, Any], dict[str, Any]]] = (
+    OrderedDict()
+)
 _LOWERED_MAX = 64
 _LOCK = threading.Lock()
 
@@ -184,8 +187,11 @@ def _knob_key(knobs: Any) -> str:
     return ""  # a KnobContext: not cached
 
 
-def _lower(module: Operation, pipeline: str, knobs: Any) -> tuple[str, dict[str, Any], dict]:
+def _lower(
+    module: Operation, pipeline: str, knobs: Any
+) -> tuple[str, dict[str, Any], dict, dict[str, Any]]:
     from mlc.lowering.translate import translate_module
+    from mlc.passes.llvm_options import jit_options_of
 
     from mlc import run_pipeline
 
@@ -203,7 +209,7 @@ def _lower(module: Operation, pipeline: str, knobs: Any) -> tuple[str, dict[str,
     signatures = {info.name: _signature(info, llvm_fns.get(info.name)) for info in infos}
     text = translate_module(module)
     t2 = time.perf_counter()
-    return text, signatures, {"pipeline": t1 - t0, "translate": t2 - t1}
+    return text, signatures, {"pipeline": t1 - t0, "translate": t2 - t1}, jit_options_of(module)
 
 
 def compile(  # noqa: A001 - mlc.compile is the public name
@@ -212,14 +218,16 @@ def compile(  # noqa: A001 - mlc.compile is the public name
     knobs: Any = None,
     *,
     threads: int | None = None,
-    opt_level: int = 3,
+    opt_level: int | None = None,
     use_cache: bool = True,
 ) -> CompiledModule:
     """Compile a module (an op or MLIR text) to callables on NumPy arrays.
 
     `pipeline`: pass pipeline text ending in the llvm dialect; `knobs`: a mapping, JSON path or
     KnobContext (as `mlc.run_pipeline`); `threads`: worker threads for parallel loops (default:
-    `MLC_NUM_THREADS`, else all cores); `opt_level`: LLVM's (0-3). The input is not modified.
+    `MLC_NUM_THREADS`, else all cores); `opt_level`: LLVM's (0-3; default: what the pipeline's
+    `llvm-options` pass recorded, else 3; the other LLVM options come from there too). The
+    input is not modified.
     Raises `mlc.ParseError`/`mlc.VerifyError` for bad IR, `mlc.pass_manager.PassError` when a
     pass fails (e.g. `failed to legalize`), `CompileError` for unsupported signatures.
     """
@@ -228,7 +236,9 @@ def compile(  # noqa: A001 - mlc.compile is the public name
 
     if not isinstance(pipeline, str):
         raise TypeError(f"pipeline must be pipeline text, got {type(pipeline).__name__}")
-    if not (isinstance(opt_level, int) and 0 <= opt_level <= 3):
+    if opt_level is not None and not (
+        isinstance(opt_level, int) and not isinstance(opt_level, bool) and 0 <= opt_level <= 3
+    ):
         raise ValueError(f"opt_level must be 0, 1, 2 or 3, got {opt_level!r}")
     t0 = time.perf_counter()
     if isinstance(module_or_text, str):
@@ -252,21 +262,23 @@ def compile(  # noqa: A001 - mlc.compile is the public name
             raise CompileError(f"expected a builtin.module, got '{work.name}'")
         work.verify()
         timings["parse"] = time.perf_counter() - t0
-        llvm_ir, signatures, stage = _lower(work, pipeline, knobs)
+        llvm_ir, signatures, stage, jit_options = _lower(work, pipeline, knobs)
         timings.update(stage)
         if cacheable:
             with _LOCK:
-                _LOWERED[key] = (llvm_ir, signatures)
+                _LOWERED[key] = (llvm_ir, signatures, jit_options)
                 while len(_LOWERED) > _LOWERED_MAX:
                     _LOWERED.popitem(last=False)
     else:
-        llvm_ir, signatures = hit
+        llvm_ir, signatures, jit_options = hit
+    if opt_level is not None:
+        jit_options = {**jit_options, "opt_level": opt_level}
     t3 = time.perf_counter()
     jit = compile_llvm_ir(
         llvm_ir,
         signatures,
         threads=threads,
-        options=JitOptions(opt_level=opt_level),
+        options=JitOptions(**jit_options),
         use_cache=use_cache,
     )
     timings["jit"] = time.perf_counter() - t3
