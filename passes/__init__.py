@@ -20,6 +20,7 @@ PASSES: dict[str, str] = {
     "graph-fusion": "graph_fusion:GraphFusionPass",
     "tensor-fusion": "tensor_fusion:TensorFusionPass",
     "affine-vectorize": "affine_vectorize:AffineVectorizePass",
+    "llvm-options": "llvm_options:LLVMOptionsPass",
     # Passes for testing the pass manager itself (failures, crashes, knobs).
     "test-pass-failure": "test_passes:TestPassFailure",
     "test-pass-crash": "test_passes:TestPassCrash",
