@@ -1,0 +1,240 @@
+"""`affine-parallelize`: convert affine.for loops proven parallel into 1-D affine.parallel ops,
+and choose, per loop nest, the loop that runs on the thread pool (unit attribute `mlc.parallel`).
+
+    affine.for %i = 0 to %n {               affine.parallel (%i) = (0) to (symbol(%n)) {
+      %v = affine.load %A[%i] ...    ==>      ...
+    }                                       } {mlc.parallel}
+"""
+
+from __future__ import annotations
+
+from mlc.dialects import affine as AF
+from mlc.dialects.arith import AtomicRMWKindAttr
+from mlc.passes.affine_dependence import REDUCTION_COMBINERS, DependenceInfo
+from mlc.passes.affine_tile import tile_perfect_nest
+
+from mlc.ir import attributes as A
+from mlc.ir.core import Block, Operation, Region
+from mlc.knobs import Bool, PowerOfTwo
+from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
+
+_DYNAMIC_TRIP_GUESS = 1024
+MAX_CHUNK = 1 << 16
+
+
+def _i32_tensor(values: list[int]) -> A.DenseElementsAttr:
+    return A.DenseElementsAttr(A.RankedTensorType([len(values)], A.i32), values)
+
+
+def for_to_parallel(loop: Operation, reductions: list[str] | None = None) -> Operation:
+    """Replace `loop` by a 1-D affine.parallel with the same bounds, step and body; its
+    iter_args become reductions of the given kinds (their inits are combined after the loop)."""
+    kinds = reductions or []
+    lb_map, ub_map = loop.lower_bound_map, loop.upper_bound_map
+    attrs: dict[str, A.Attribute] = {
+        "reductions": A.ArrayAttr([AtomicRMWKindAttr.get(k) for k in kinds]),
+        "lowerBoundsMap": A.AffineMapAttr(lb_map),
+        "lowerBoundsGroups": _i32_tensor([lb_map.num_results]),
+        "upperBoundsMap": A.AffineMapAttr(ub_map),
+        "upperBoundsGroups": _i32_tensor([ub_map.num_results]),
+        "steps": A.ArrayAttr([A.IntegerAttr(loop.step_value, A.i64)]),
+    }
+    for key, value in (loop._attrs or {}).items():
+        if key not in ("lowerBoundMap", "upperBoundMap", "step", "operandSegmentSizes"):
+            attrs[key] = value
+    operands = [*loop.lowerBoundOperands, *loop.upperBoundOperands]
+    types = [r.type for r in loop.results]
+    block = Block([A.index])
+    par = AF.ParallelOp.create(operands, types, attrs, [Region([block])], location=loop.location)
+    old = loop.regions[0].blocks[0]
+    old.arguments[0].replace_all_uses_with(block.arguments[0])
+    inits = list(loop.inits)
+    combiners = []
+    for arg in old.arguments[1:]:
+        # One iteration yields its combiner's other operand; the parallel op reduces those.
+        (use,) = list(arg.uses)
+        combiner = use.owner
+        other = [u.value for u in combiner._operands if u.value is not arg][0]
+        combiner.results[0].replace_all_uses_with(other)
+        combiners.append(combiner)
+    for combiner in combiners:
+        combiner.erase()
+    while old.first is not None:
+        block.append(old.first.detach())
+    loop.parent.insert_before(par, loop)
+    results = list(par.results)
+    for k, (init, res) in enumerate(zip(inits, par.results)):
+        # The loop's inits are combined with the reduced values after the loop.
+        results[k] = _create_binary(_COMBINER_OF_KIND[kinds[k]], init, res, par).results[0]
+    for r, new in zip(loop.results, results):
+        r.replace_all_uses_with(new)
+    loop.erase()
+    return par
+
+
+_COMBINER_OF_KIND = {v: k for k, v in REDUCTION_COMBINERS.items()}
+
+
+def _create_binary(name: str, lhs: object, rhs: object, before: Operation) -> Operation:
+    from mlc.ir.context import default_context
+
+    cls = default_context().get_op(name)
+    op = cls.create([lhs, rhs], [lhs.type], None, location=before.location)  # type: ignore[attr-defined]
+    before.parent.insert_after(op, before)  # type: ignore[union-attr]
+    return op
+
+
+def _reduction_kinds(loop: Operation) -> list[str] | None:
+    """The reduction kinds of the loop's iter_args when each is updated by one combiner whose
+    result is only yielded, else None."""
+    term = loop.regions[0].blocks[0].last
+    kinds = []
+    for k, arg in enumerate(loop.region_iter_args):
+        uses = list(arg.uses)
+        if len(uses) != 1:
+            return None
+        comb = uses[0].owner
+        if comb.name not in REDUCTION_COMBINERS or len(comb._operands) != 2:
+            return None
+        res = comb.results[0]
+        if [u.owner for u in res.uses] != [term] or term._operands[k].value is not res:
+            return None
+        kinds.append(REDUCTION_COMBINERS[comb.name])
+    return kinds
+
+
+def _parallel_depth(op: Operation) -> int:
+    depth = 0
+    cur = op.parent_op
+    while cur is not None:
+        if type(cur) is AF.ParallelOp:
+            depth += 1
+        cur = cur.parent_op
+    return depth
+
+
+def _work(op: Operation) -> int:
+    """Estimated body executions x ops below `op` (dynamic trip counts guessed)."""
+    total = 0
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block:
+                total += _work(child) if child.regions else 1
+    return total * _trip(op) if type(op) in (AF.ForOp, AF.ParallelOp) else total
+
+
+def _trip(op: Operation) -> int:
+    if type(op) is AF.ForOp:
+        t = op.constant_trip_count()
+        return _DYNAMIC_TRIP_GUESS if t is None else t
+    lb, ub = op.lower_bounds_map, op.upper_bounds_map
+    n = 1
+    for k, s in enumerate(op.step_values):
+        if lb.num_results == len(op.step_values) and ub.num_results == len(op.step_values):
+            lo, hi = lb.results[k], ub.results[k]
+            if hasattr(lo, "value") and hasattr(hi, "value"):
+                n *= max(0, -(-(hi.value - lo.value) // s))
+                continue
+        n *= _DYNAMIC_TRIP_GUESS
+    return n
+
+
+class AffineParallelizePass(Pass):
+    """Convert parallel affine.for loops to affine.parallel; pick the loops run on threads.
+
+    Like MLIR's pass, every affine.for that carries no dependence (DependenceInfo) becomes a
+    1-D affine.parallel, outermost first, up to `max-nested` nested parallel ops; with
+    `parallel-reductions`, loops whose iter_args are reductions (arith.addf, maximumf, ...)
+    become affine.parallel ops with `reduce` (those run sequentially: never split over
+    threads, so results stay deterministic). With `threads-only`, only the loops chosen for
+    the thread pool are converted (others stay affine.for, for affine-vectorize).
+
+    Then, in each loop nest without an `mlc.parallel` loop, the outermost result-less
+    parallel loops are offered to the thread pool: knob `threads` (bool, at that loop;
+    default: when the nest's estimated work is at least `min-work` and the trip count is at
+    least 2) marks the loop `mlc.parallel` (convert-to-llvm runs it through
+    `mlc_parallel_for`); a refused loop passes the offer to the parallel loops inside it.
+    Only one loop per path is marked, so parallelism never nests. Knob `chunk` (power of
+    two, innermost marked loops only; default 1) strip-mines the marked loop so each
+    parallel iteration runs that many consecutive iterations in an inner affine.for.
+    """
+
+    name = "affine-parallelize"
+    anchor = "func.func"
+    max_nested = Option(int, 2**31 - 1, "Maximum number of nested parallel loops to produce")
+    parallel_reductions = Option(bool, False, "Convert reduction loops (iter_args) too")
+    threads_only = Option(bool, False, "Convert only the loops chosen for the thread pool")
+    min_work = Option(int, 1 << 15, "Smallest estimated work (ops x trips) worth threads")
+    knobs = (
+        KnobDecl("threads", "bool", "Run this parallel loop on the thread pool"),
+        KnobDecl("chunk", "pow2", "Consecutive iterations per parallel iteration (innermost)"),
+    )
+    num_parallel = Statistic("num-parallel", "Number of affine.for loops made affine.parallel")
+    num_threaded = Statistic("num-threaded", "Number of loops marked mlc.parallel")
+
+    def run(self, op: Operation, ctx: PassContext) -> None:
+        if self.max_nested < 0 or self.min_work < 0:
+            ctx.error("affine-parallelize: max-nested and min-work must be non-negative", op)
+            return
+        for top in [o for o in op.ops_in_regions() if type(o) in (AF.ForOp, AF.ParallelOp)]:
+            if any(o.get_attr("mlc.parallel") is not None for o in top.walk()):
+                continue  # another pass already chose this nest's threads
+            info = DependenceInfo(top)
+            parallel = self._parallel_loops(top, info)
+            if not self.threads_only:
+                for lp in parallel:  # pre-order: outer loops first
+                    if _parallel_depth(lp) < self.max_nested:
+                        kinds = _reduction_kinds(lp) if lp.results else []
+                        if kinds is None:
+                            continue
+                        new = for_to_parallel(lp, kinds)
+                        self.num_parallel += 1
+                        if top is lp:
+                            top = new
+            self._offer(top, ctx, info, set(parallel), self.min_work <= _work(top))
+
+    def _parallel_loops(self, top: Operation, info: DependenceInfo) -> list[Operation]:
+        out = []
+        for lp in top.walk(post_order=False):
+            if type(lp) is not AF.ForOp:
+                continue
+            if info.is_parallel(lp):
+                out.append(lp)
+            elif self.parallel_reductions and lp.results and not info.carried_by(lp):
+                out.append(lp)
+        return out
+
+    def _offer(
+        self, op: Operation, ctx: PassContext, info: DependenceInfo, parallel: set, big: bool
+    ) -> None:
+        """Offer the outermost thread candidates under (and including) `op` the thread pool."""
+        is_candidate = (type(op) is AF.ParallelOp and not op.results and _trip(op) != 0) or (
+            type(op) is AF.ForOp and op in parallel and not op.results
+        )
+        if is_candidate:
+            trip = _trip(op)
+            if ctx.knob(op, "threads", Bool(), big and trip >= 2):
+                self._mark(op, ctx)
+                return
+        for region in op.regions:
+            for block in region.blocks:
+                for child in list(block):
+                    if child.regions:
+                        self._offer(child, ctx, info, parallel, big)
+
+    def _mark(self, loop: Operation, ctx: PassContext) -> None:
+        innermost = not any(
+            type(o) in (AF.ForOp, AF.ParallelOp) for o in loop.walk() if o is not loop
+        )
+        if type(loop) is AF.ForOp and innermost:
+            trip = loop.constant_trip_count()
+            hi = MAX_CHUNK if trip is None else max(1, min(MAX_CHUNK, trip // 2))
+            chunk = ctx.knob(loop, "chunk", PowerOfTwo(1, hi), 1)
+            tiles = tile_perfect_nest([loop], [chunk]) if chunk > 1 else []
+            if tiles:
+                loop = tiles[0]  # each of its iterations runs one chunk
+        if type(loop) is AF.ForOp:
+            loop = for_to_parallel(loop)
+            self.num_parallel += 1
+        loop.set_attr("mlc.parallel", A.UnitAttr())
+        self.num_threaded += 1
