@@ -19,6 +19,10 @@ PASSES: dict[str, str] = {
     "graph-matmul-reorder": "graph_matmul_reorder:GraphMatmulReorderPass",
     "graph-fusion": "graph_fusion:GraphFusionPass",
     "tensor-fusion": "tensor_fusion:TensorFusionPass",
+    "affine-tile": "affine_tile:AffineTilePass",
+    "affine-loop-tile": "affine_tile:AffineLoopTilePass",
+    "affine-parallelize": "affine_parallelize:AffineParallelizePass",
+    "test-affine-dependence": "affine_dependence:TestAffineDependencePass",
     "affine-vectorize": "affine_vectorize:AffineVectorizePass",
     "llvm-options": "llvm_options:LLVMOptionsPass",
     # Passes for testing the pass manager itself (failures, crashes, knobs).
