@@ -18,8 +18,9 @@ from mlc.ir.core import Block, Operation, Region
 from mlc.knobs import Bool, PowerOfTwo
 from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 
-_DYNAMIC_TRIP_GUESS = 1024
+_DYNAMIC_TRIP_GUESS = 4096  # a dynamic trip count is assumed large
 MAX_CHUNK = 1 << 16
+DEFAULT_CHUNK = 1024  # iterations per parallel iteration of an innermost marked loop
 
 
 def _i32_tensor(values: list[int]) -> A.DenseElementsAttr:
@@ -155,7 +156,7 @@ class AffineParallelizePass(Pass):
     least 2) marks the loop `mlc.parallel` (convert-to-llvm runs it through
     `mlc_parallel_for`); a refused loop passes the offer to the parallel loops inside it.
     Only one loop per path is marked, so parallelism never nests. Knob `chunk` (power of
-    two, innermost marked loops only; default 1) strip-mines the marked loop so each
+    two, innermost marked loops only; default 1024) strip-mines the marked loop so each
     parallel iteration runs that many consecutive iterations in an inner affine.for.
     """
 
@@ -229,7 +230,8 @@ class AffineParallelizePass(Pass):
         if type(loop) is AF.ForOp and innermost:
             trip = loop.constant_trip_count()
             hi = MAX_CHUNK if trip is None else max(1, min(MAX_CHUNK, trip // 2))
-            chunk = ctx.knob(loop, "chunk", PowerOfTwo(1, hi), 1)
+            # Chunks keep an inner affine.for per parallel iteration for affine-vectorize.
+            chunk = ctx.knob(loop, "chunk", PowerOfTwo(1, hi), min(DEFAULT_CHUNK, hi))
             tiles = tile_perfect_nest([loop], [chunk]) if chunk > 1 else []
             if tiles:
                 loop = tiles[0]  # each of its iterations runs one chunk
