@@ -23,5 +23,8 @@ class LowerToCPUPipeline(PassPipeline):
             "graph-shape-inference,canonicalize,graph-matmul-reorder,graph-fusion,cse,"
             "convert-graph-to-tensor,tensor-fusion,canonicalize,cse,"
             "bufferize,convert-tensor-to-affine,canonicalize,cse,"
-            "convert-to-llvm,reconcile-unrealized-casts,canonicalize,cse"
+            "affine-parallelize{threads-only=true},"
+            "affine-vectorize,canonicalize,cse,"
+            "convert-to-llvm,reconcile-unrealized-casts,canonicalize,cse,"
+            "llvm-options"
         )
