@@ -257,6 +257,9 @@ class _Analysis:
             return "invariant"
         if coefs[-1] != 1 or any(c != 0 for c in coefs[:-1]) or not _contiguous_layout(mt):
             raise _Reject(f"non-contiguous access to {mt}")
+        if bits % 8:
+            # Sub-byte elements take a byte each in memory but are bit-packed in a vector.
+            raise _Reject(f"vector access to {mt}")
         self.plan.element_bits = max(self.plan.element_bits, bits)
         return "contiguous"
 
