@@ -55,6 +55,10 @@ class JitModule:
 
         m = JitModule(llvm_ir, {"add": Signature(...)}, opt_level=3, threads=4)
         y = m.add(x0, x1)          # or m["add"](x0, x1)
+        m.add(x0, x1, out=y)       # into the caller's array (a tuple for several results)
+
+    Results the runtime allocates come from `mlc.runtime.result_pool`, which recycles the buffers
+    of results the caller has dropped (`docs/runtime.md`, "Outputs").
 
     The constructor always compiles; `compile_llvm_ir` returns a cached compilation when it has
     one. Keywords are `JitOptions` fields (opt_level, loop_vectorize, slp_vectorize, loop_unroll,

@@ -197,7 +197,7 @@ class BufferPool:
     def empty(self, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
         """An uninitialized C-contiguous array, from a recycled buffer when one fits."""
         nbytes = math.prod(shape) * dtype.itemsize
-        if nbytes < self._min_bytes or self._max_bytes == 0:
+        if nbytes < self._min_bytes or not nbytes or not self._max_bytes:
             return self.fallback(shape, dtype)
         size = size_class(nbytes)
         with self._lock:
