@@ -12,12 +12,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mlc.dialects import arith, graph, math, tensor
+from mlc.passes.tensor_fusion import fuse_in_block
 
 from mlc.diagnostics import Diagnostic, engine
 from mlc.ir import attributes as A
 from mlc.ir.affine import AffineExpr, AffineMap, const, dim
 from mlc.ir.core import Block, Operation, Region, Value
-from mlc.pass_manager import Pass, PassContext, Statistic
+from mlc.pass_manager import Option, Pass, PassContext, Statistic
 from mlc.rewrite.conversion import (
     ConversionPattern,
     ConversionPatternRewriter,
@@ -684,10 +685,17 @@ class LowerGraphOp(ConversionPattern):
     """Lower one graph op class with a function of the LOWERINGS table; an op it cannot lower
     is left unchanged (everything built for it is erased) and the reason is recorded."""
 
-    def __init__(self, root: type, fn: Lowering, reasons: dict[Operation, str]) -> None:
+    def __init__(
+        self,
+        root: type,
+        fn: Lowering,
+        reasons: dict[Operation, str],
+        kernels: Kernels | None = None,
+    ) -> None:
         super().__init__(None, root)
         self.fn = fn
         self.reasons = reasons
+        self.kernels = kernels
 
     def match_and_rewrite(
         self, op: Operation, operands: list[Value], rewriter: ConversionPatternRewriter
@@ -706,8 +714,48 @@ class LowerGraphOp(ConversionPattern):
                 cur = prev
             self.reasons[op] = str(e)
             return False
+        if self.kernels is not None:
+            self.kernels.record(op, before)
         rewriter.replace_op(op, values)
         return True
+
+
+class Kernels:
+    """Which generics each graph.fused kernel (or unfused graph op) lowered to, so that the
+    kernel's generics, and only they, are fused with one another afterwards."""
+
+    __slots__ = ("of_graph_op", "of_generic", "count")
+
+    def __init__(self) -> None:
+        self.of_graph_op: dict[Operation, int] = {}
+        self.of_generic: dict[Operation, int] = {}
+        self.count = 0
+
+    def new(self) -> int:
+        self.count += 1
+        return self.count
+
+    def enter_fused(self, fused: Operation) -> None:
+        """The body ops of graph.fused `fused` form one kernel."""
+        k = self.new()
+        for member in fused.regions[0].blocks[0]:
+            self.of_graph_op[member] = k
+
+    def record(self, op: Operation, before: Operation | None) -> None:
+        """The generics just built in front of graph op `op` (after `before`) are its kernel's."""
+        k = self.of_graph_op.get(op) or self.new()
+        cur = op.prev
+        while cur is not None and cur is not before:
+            if type(cur) is tensor.GenericOp:
+                self.of_generic[cur] = k
+            cur = cur.prev
+
+    def same(self, producer: Operation, consumer: Operation) -> bool:
+        k = self.of_generic.get(producer)
+        return k is not None and k == self.of_generic.get(consumer)
+
+    def fused(self, old: Operation, new: Operation) -> None:
+        self.of_generic[new] = self.of_generic[old]
 
 
 def _ranked_source(v: Value) -> Value:
@@ -742,19 +790,28 @@ class InlineFused(ConversionPattern):
 
     root = graph.FusedOp
 
+    def __init__(self, kernels: Kernels | None = None) -> None:
+        super().__init__()
+        self.kernels = kernels
+
     def match_and_rewrite(
         self, op: Operation, operands: list[Value], rewriter: ConversionPatternRewriter
     ) -> bool:
+        if self.kernels is not None:
+            self.kernels.enter_fused(op)
         lower_fused(op, operands, rewriter)
         return True
 
 
-def graph_to_tensor_patterns(reasons: dict[Operation, str] | None = None) -> list[Any]:
-    """The conversion patterns (one per graph op class); `reasons` collects why ops failed."""
+def graph_to_tensor_patterns(
+    reasons: dict[Operation, str] | None = None, kernels: Kernels | None = None
+) -> list[Any]:
+    """The conversion patterns (one per graph op class); `reasons` collects why ops failed;
+    `kernels`, when given, records which generics each kernel lowered to."""
     if reasons is None:
         reasons = {}
-    patterns: list[Any] = [LowerGraphOp(cls, fn, reasons) for cls, fn in LOWERINGS.items()]
-    patterns.append(InlineFused())
+    patterns: list[Any] = [LowerGraphOp(cls, fn, reasons, kernels) for cls, fn in LOWERINGS.items()]
+    patterns.append(InlineFused(kernels))
     return patterns
 
 
@@ -763,11 +820,21 @@ class ConvertGraphToTensorPass(Pass):
 
     Every graph op nested in the anchor is converted (a full conversion: an op that cannot be
     lowered fails the pass with `failed to legalize operation 'graph.x'` at the op, with a note
-    saying what is not supported). graph.fused is inlined and its body lowered in place.
+    saying what is not supported). graph.fused is inlined and its body lowered in place; then
+    the generics of each kernel (a graph.fused body, or one unfused graph op such as softmax)
+    are fused with one another as tensor-fusion does, and never across kernels, so the
+    graph-fusion decisions (its `fuse` knobs) are what the loop nests follow.
     """
 
     name = "convert-graph-to-tensor"
+    fuse_kernels = Option(
+        bool, True, "Fuse the generics of each kernel (tensor-fusion within a kernel)"
+    )
+    broadcast_recompute_limit = Option(
+        int, 4, "tensor-fusion's broadcast-recompute-limit for the kernels' generics"
+    )
     num_lowered = Statistic("num-lowered", "Number of graph ops lowered")
+    num_fused = Statistic("num-fused", "Number of generics fused within kernels")
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         count = sum(
@@ -779,7 +846,8 @@ class ConvertGraphToTensorPass(Pass):
         target.add_illegal_dialect("graph")
         target.mark_unknown_op_dynamically_legal(lambda o: True)
         reasons: dict[Operation, str] = {}
-        patterns = graph_to_tensor_patterns(reasons)
+        kernels = Kernels()
+        patterns = graph_to_tensor_patterns(reasons, kernels)
         with engine.capture() as diags:
             ok = apply_full_conversion(op, target, patterns)
         for diag in diags:
@@ -789,6 +857,12 @@ class ConvertGraphToTensorPass(Pass):
             ctx.signal_failure()
             return
         self.num_lowered += count
+        if self.fuse_kernels:
+            for region in op.regions:
+                for block in region.blocks:
+                    self.num_fused += fuse_in_block(
+                        block, kernels.same, self.broadcast_recompute_limit, kernels.fused
+                    )
 
 
 def _attach_reason(diag: Diagnostic, reasons: dict[Operation, str]) -> None:

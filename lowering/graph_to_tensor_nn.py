@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mlc.dialects import arith, graph, math
+from mlc.dialects import arith, graph, math, tensor
 from mlc.lowering.graph_to_tensor import (
     DYNAMIC,
     LOWERINGS,
@@ -14,7 +14,6 @@ from mlc.lowering.graph_to_tensor import (
     Body,
     Emitter,
     broadcast_map,
-    broadcast_size,
     identity_map,
     identity_value,
     ranked,
@@ -41,9 +40,34 @@ def _map(n: int, exprs: Sequence[AffineExpr]) -> AffineMap:
 # Matmul
 
 
+def permuted_source(v: Value) -> tuple[Value, list[int]] | None:
+    """(x, where) if `v` is a transposed copy of `x` (the generic lower_transpose builds: one
+    input read through a permutation, an identity output, a body yielding the input): dim i
+    of `v` is dim `where[i]` of `x`. Consumers then read `x` directly, through composed maps."""
+    gen = v.defining_op()
+    if type(gen) is not tensor.GenericOp or gen.has_buffer_semantics:
+        return None
+    if len(gen.inputs) != 1 or len(gen.outputs) != 1 or len(gen.results) != 1:
+        return None
+    in_map, out_map = gen.indexing_map_list()
+    if not in_map.is_permutation() or out_map != identity_map(out_map.num_dims):
+        return None
+    if any(k.value != "parallel" for k in gen.iterator_types):
+        return None
+    block = gen.regions[0].blocks[0]
+    term = block.first
+    if term is not block.last or term._operands[0].value is not block.arguments[0]:
+        return None
+    where = [0] * in_map.num_dims
+    for j, r in enumerate(in_map.results):
+        where[r.position] = j  # type: ignore[attr-defined]
+    return gen.inputs[0], where
+
+
 def lower_matmul(em: Emitter, op: Operation, operands: list[Value]) -> list[Value]:
     """One generic with loops (batch..., m, n, k), k a reduction, accumulating into a
-    zero-filled output; batch dims broadcast through the maps."""
+    zero-filled output; batch dims broadcast through the maps. A transposed operand is read
+    in place through a permuted map (no transposed copy is materialized)."""
     a, b = operands
     at, bt = ranked(a), ranked(b)
     res_t = ranked(em.result_type)
@@ -52,23 +76,47 @@ def lower_matmul(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
     n = nb + 3
     out_batch = res_t.shape[:nb]
     a_batch, b_batch = at.shape[:-2], bt.shape[:-2]
-    a_map = _map(n, [*broadcast_map(a_batch, out_batch, n).results, dim(nb), dim(nb + 2)])
-    b_map = _map(n, [*broadcast_map(b_batch, out_batch, n).results, dim(nb + 2), dim(nb + 1)])
-    out_map = _map(n, [dim(i) for i in range(nb + 2)])
-    sizes: list[Size] = [
-        broadcast_size(em, [a, b], [a_batch, b_batch], nb, i) if d == DYNAMIC else d
-        for i, d in enumerate(out_batch)
-    ]
-    sizes += [em.size_of(a, at.rank - 2), em.size_of(b, bt.rank - 1)]
+    a_exprs = [*broadcast_map(a_batch, out_batch, n).results, dim(nb), dim(nb + 2)]
+    b_exprs = [*broadcast_map(b_batch, out_batch, n).results, dim(nb + 2), dim(nb + 1)]
+    # Each operand as (the value read, its dim for each dim of the logical operand).
+    sources = []
+    for v in (a, b):
+        src = permuted_source(v)
+        sources.append(src if src is not None else (v, list(range(ranked(v).rank))))
+
+    def size(k: int, i: int) -> Size:
+        v, where = sources[k]
+        return em.size_of(v, where[i])
+
+    sizes: list[Size] = []
+    for i, d in enumerate(out_batch):
+        if d != DYNAMIC:
+            sizes.append(d)
+            continue
+        for k, shape in enumerate((a_batch, b_batch)):
+            j = i - (nb - len(shape))
+            if j >= 0 and shape[j] != 1:
+                sizes.append(shape[j] if shape[j] != DYNAMIC else size(k, j))
+                break
+        else:
+            sizes.append(1)
+    sizes += [size(0, at.rank - 2), size(1, bt.rank - 1)]
     out_t = _type_of(sizes, et)
     init = em.fill(out_t, sizes, 0)
+    maps = []
+    for (_, where), exprs in zip(sources, (a_exprs, b_exprs)):
+        read = [exprs[0]] * len(where)
+        for i, j in enumerate(where):
+            read[j] = exprs[i]
+        maps.append(_map(n, read))
+    maps.append(_map(n, [dim(i) for i in range(nb + 2)]))
 
     def body(bb: Body, args: list[Value]) -> list[Value]:
         x, y, acc = args  # graph.matmul rejects i1, so mul/add are arithmetic
         return [bb.add(acc, bb.mul(x, y))]
 
     iters = [PARALLEL] * (nb + 2) + [REDUCTION]
-    out = em.generic([a, b], [init], [a_map, b_map, out_map], iters, body)[0]
+    out = em.generic([sources[0][0], sources[1][0]], [init], maps, iters, body)[0]
     return [em.cast(out, res_t)]
 
 

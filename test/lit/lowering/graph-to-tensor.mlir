@@ -392,14 +392,15 @@ func.func @broadcast_to(%x: tensor<2x1xf32>) -> tensor<3x2x5xf32> {
 
 // -----
 
-// graph.fused is inlined: its body is lowered in place, with no boundary left.
+// graph.fused is inlined: its body is lowered in place, with no boundary left, and the
+// kernel's generics are fused into one.
 // CHECK-LABEL: func.func @fused(
 // CHECK-SAME: %[[A:\w+]]: tensor<4xf32>, %[[B:\w+]]: tensor<4xf32>)
 // CHECK-NOT: graph.
-// CHECK: %[[S:.+]] = tensor.generic {{.+}} ins(%[[A]], %[[B]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[R:.+]] = tensor.generic {{.+}} ins(%[[A]], %[[B]] : tensor<4xf32>, tensor<4xf32>)
 // CHECK: arith.addf
-// CHECK: %[[R:.+]] = tensor.generic {{.+}} ins(%[[S]] : tensor<4xf32>)
 // CHECK: arith.maximumf
+// CHECK-NOT: tensor.generic
 // CHECK: return %[[R]], %[[A]] : tensor<4xf32>, tensor<4xf32>
 func.func @fused(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %0:2 = graph.fused ins(%a, %b : tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
