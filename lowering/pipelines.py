@@ -10,7 +10,7 @@ class LowerToCPUPipeline(PassPipeline):
 
     graph level: shape refinement, canonicalize, matmul-chain reordering, fusion, cse; then
     each conversion of DESIGN.md section 1 with canonicalize/cse between levels:
-    convert-graph-to-tensor (+ tensor-fusion of elementwise producers), bufferize,
+    convert-graph-to-tensor (which fuses each kernel's generics), bufferize,
     convert-tensor-to-affine, convert-to-llvm, reconcile-unrealized-casts. The result is what
     `mlc-translate --mlir-to-llvmir` turns into LLVM IR and `mlc.compile` JIT-compiles.
     """
@@ -21,7 +21,7 @@ class LowerToCPUPipeline(PassPipeline):
     def build(self, pm: OpPassManager) -> None:
         pm.add_text(
             "graph-shape-inference,canonicalize,graph-matmul-reorder,graph-fusion,cse,"
-            "convert-graph-to-tensor,tensor-fusion,canonicalize,cse,"
+            "convert-graph-to-tensor,canonicalize,cse,"
             "bufferize,convert-tensor-to-affine,canonicalize,cse,"
             "affine-parallelize{threads-only=true},"
             "affine-vectorize,canonicalize,cse,"
