@@ -1,0 +1,639 @@
+"""IR emission for `contraction-microkernel`: the BLIS loop nest in affine + vector + memref ops.
+
+    batch loops
+      jc / pc / ic (in the configured order; one may be an affine.parallel {mlc.parallel})
+        pack B panel  Bp[t][kk][0..nr)   (kc x nc in nr-wide strips, zero-padded past N)
+        pack A block  Ap[s][kk][0..mr)   (mc x kc in mr-tall strips, zero-padded past M)
+        jr (strip t) / ir (strip s)
+          micro-kernel: affine.for kk iter_args(mr x nr/vl vector accumulators):
+                        vector_load Bp, broadcast Ap elements, vector.fma
+          store: C = init + acc (first kc block) or C += acc, epilogue on the last kc block;
+                 a full tile stores vectors, an edge tile goes through a scratch tile and
+                 scalar stores of its valid part.
+
+Buffers written inside the parallel loop get a leading dimension indexed by that loop's
+iteration, so every thread owns its packing buffers and C tiles (deterministic results).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from mlc.dialects import affine, affine_ops, arith, memref, vector
+from mlc.lowering.microkernel_match import Contraction, Stage
+
+from mlc.ir import attributes as A
+from mlc.ir.affine import AffineConstantExpr, AffineExpr, AffineMap, IntegerSet, dim
+from mlc.ir.core import Block, Operation, Value
+
+__all__ = ["Config", "emit_contraction"]
+
+Idx = int | Value
+# An upper bound: the min of the expressions `fn(*args)` returns (folded into the bound map,
+# since an affine.min result is not a valid affine dim).
+Ub = tuple[Callable[..., list[AffineExpr]], tuple[Idx, ...]]
+ALIGN = 64
+
+
+class Config:
+    """The decisions for one contraction (the pass's knob values)."""
+
+    __slots__ = ("mr", "nr", "vl", "mc", "kc", "nc", "order", "parallel")
+
+    def __init__(
+        self, mr: int, nr: int, vl: int, mc: int, kc: int, nc: int, order: str, parallel: str
+    ) -> None:
+        self.mr, self.nr, self.vl = mr, nr, vl
+        self.mc, self.kc, self.nc = mc, kc, nc
+        self.order = order  # e.g. "jc-pc-ic"
+        self.parallel = parallel  # "none", "jc", "ic", "batch"
+
+
+def _exprs(args: Sequence[Idx]) -> tuple[list[AffineExpr], list[Value]]:
+    exprs: list[AffineExpr] = []
+    ops: list[Value] = []
+    for a in args:
+        if type(a) is int:
+            exprs.append(AffineConstantExpr(a))
+        else:
+            for i, o in enumerate(ops):
+                if o is a:
+                    exprs.append(dim(i))
+                    break
+            else:
+                exprs.append(dim(len(ops)))
+                ops.append(a)  # type: ignore[arg-type]
+    return exprs, ops
+
+
+class _E:
+    """Inserts ops before `anchor` in `block` (at the end when anchor is None)."""
+
+    __slots__ = ("block", "anchor", "loc")
+
+    def __init__(self, block: Block, anchor: Operation | None, loc: A.Location) -> None:
+        self.block, self.anchor, self.loc = block, anchor, loc
+
+    def put(self, op: Operation) -> Operation:
+        op.location = self.loc
+        if self.anchor is not None:
+            self.block.insert_before(op, self.anchor)
+        else:
+            self.block.append(op)
+        return op
+
+    def v(self, op: Operation) -> Value:
+        return self.put(op).results[0]
+
+    def inside(self, op: Operation, region: int = 0) -> _E:
+        """An emitter before the terminator of op's region (or at its end if none yet)."""
+        block = op.regions[region].blocks[0]
+        last = block.last
+        return _E(
+            block, last if last is not None and last.name == "affine.yield" else None, self.loc
+        )
+
+    def index(self, x: Idx) -> Value:
+        if type(x) is int:
+            return self.v(arith.ConstantOp.from_int(x, A.index))
+        return x  # type: ignore[return-value]
+
+    def ix(self, fn: Callable[..., AffineExpr], *args: Idx) -> Idx:
+        """fn of the arguments: an int when all are ints, else an affine.apply."""
+        exprs, ops = _exprs(args)
+        e = fn(*exprs)
+        if type(e) is AffineConstantExpr:
+            return e.value
+        return self.v(affine_ops.ApplyOp.build_apply(AffineMap(len(ops), 0, [e]), ops))
+
+    def bound(self, x: Idx | Ub) -> Any:
+        """An int, or (map, operands): a value, or the min of `fn(*args)` (a `Ub`)."""
+        if type(x) is int:
+            return x
+        if type(x) is tuple:
+            fn, args = x
+            exprs, ops = _exprs(args)
+            results = fn(*exprs)
+            if all(type(r) is AffineConstantExpr for r in results):
+                return min(r.value for r in results)
+            return (AffineMap(len(ops), 0, results), ops)
+        return (AffineMap(1, 0, [dim(0)]), [x])
+
+    def for_(self, lb: Idx, ub: Idx | Ub, iter_args: Sequence[Value] = ()) -> tuple[Any, _E]:
+        loop = affine.ForOp.build_for(self.bound(lb), self.bound(ub), 1, iter_args)
+        self.put(loop)
+        return loop, self.inside(loop)
+
+    def parallel(self, ub: Idx) -> tuple[Any, _E]:
+        par = affine.ParallelOp.build_parallel([0], [ub], [1])
+        par.set_attr("mlc.parallel", A.UnitAttr())
+        self.put(par)
+        return par, self.inside(par)
+
+    def if_(
+        self,
+        constraints: Callable[..., list[tuple[AffineExpr, bool]]],
+        args: Sequence[Idx],
+        with_else: bool,
+    ) -> tuple[Any, _E, _E | None]:  # noqa: E501
+        exprs, ops = _exprs(args)
+        cons = constraints(*exprs)
+        iset = IntegerSet(len(ops), 0, [e for e, _ in cons], [eq for _, eq in cons])
+        op = affine.IfOp.build_if(iset, ops, with_else=with_else)
+        self.put(op)
+        return op, self.inside(op, 0), self.inside(op, 1) if with_else else None
+
+    def _access(self, view: AffineMap, args: Sequence[Idx]) -> tuple[AffineMap, list[Value]]:
+        exprs, ops = _exprs(args)
+        return view.replace_dims_and_symbols(exprs, [], len(ops), 0), ops
+
+    def load(self, mem: Value, view: AffineMap, args: Sequence[Idx]) -> Value:
+        amap, ops = self._access(view, args)
+        return self.v(affine_ops.LoadOp.build_load(mem, ops, amap))
+
+    def store(self, value: Value, mem: Value, view: AffineMap, args: Sequence[Idx]) -> None:
+        amap, ops = self._access(view, args)
+        self.put(affine_ops.StoreOp.build_store(value, mem, ops, amap))
+
+    def vload(self, vt: A.VectorType, mem: Value, view: AffineMap, args: Sequence[Idx]) -> Value:
+        amap, ops = self._access(view, args)
+        return self.v(affine_ops.VectorLoadOp.build_vector_load(vt, mem, ops, amap))
+
+    def vstore(self, value: Value, mem: Value, view: AffineMap, args: Sequence[Idx]) -> None:
+        amap, ops = self._access(view, args)
+        self.put(affine_ops.VectorStoreOp.build_vector_store(value, mem, ops, amap))
+
+    def bcast(self, x: Value, vt: A.VectorType) -> Value:
+        return self.v(vector.BroadcastOp.create([x], [vt]))
+
+    def fconst(self, value: float, t: A.Type) -> Value:
+        return self.v(arith.ConstantOp.from_float(value, t))
+
+
+def _ident(rank: int) -> AffineMap:
+    return AffineMap.identity(rank)
+
+
+# ---------------------------------------------------------------------------------------------
+# Stage bodies in scalar or vector form
+
+
+def _eval_stage(
+    e: _E, st: Stage, cur: Value | None, vargs: list[Idx], vt: A.VectorType | None
+) -> Value:
+    """Emit stage `st`'s body at view point `vargs` (b..., m, n, 0); vector form when `vt`."""
+    g = st.op
+    body = g.body
+    n_in = len(g.inputs)
+    mapping: dict[Any, Any] = {}
+    for arg, (kind, mem, view) in zip(body.arguments[:n_in], st.inputs):
+        if kind == "cur":
+            mapping[arg] = cur
+        elif kind == "unused":
+            continue
+        elif vt is None:
+            mapping[arg] = e.load(mem, view, vargs)  # type: ignore[arg-type]
+        elif kind == "vec":
+            mapping[arg] = e.vload(vt, mem, view, vargs)  # type: ignore[arg-type]
+        else:
+            mapping[arg] = e.bcast(e.load(mem, view, vargs), vt)  # type: ignore[arg-type]
+    if st.out_is_cur:
+        mapping[body.arguments[n_in]] = cur
+    widened: dict[Value, Value] = {}
+
+    def operand(v: Value) -> Value:
+        got = mapping.get(v)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        if vt is None:
+            return v
+        w = widened.get(v)
+        if w is None:
+            w = widened[v] = e.bcast(v, A.VectorType([vt.shape[0]], v.type))
+        return w
+
+    term = body.last
+    for inner in body:
+        if inner is term:
+            break
+        if vt is None:
+            new = inner.clone(mapping)
+            e.put(new)
+            for old, nw in zip(inner.results, new.results):
+                mapping[old] = nw
+            continue
+        if inner.name == "arith.constant":
+            attr = inner.get_attr("value")
+            rt = A.VectorType([vt.shape[0]], inner.results[0].type)
+            val = attr.value  # type: ignore[union-attr]
+            c = arith.ConstantOp.from_attr(A.DenseElementsAttr(rt, [val] * vt.shape[0]))
+            mapping[inner.results[0]] = e.v(c)
+            continue
+        ops = [operand(v) for v in inner.operands]
+        rts = [A.VectorType([vt.shape[0]], r.type) for r in inner.results]
+        new = type(inner).create(ops, rts, dict(inner.attributes))
+        e.put(new)
+        for old, nw in zip(inner.results, new.results):
+            mapping[old] = nw
+    return operand(term.operands[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# The nest
+
+
+class _Nest:
+    """State of one contraction's emission."""
+
+    def __init__(self, c: Contraction, cfg: Config, e: _E) -> None:
+        self.c, self.cfg, self.e0 = c, cfg, e
+        self.vt = A.VectorType([cfg.vl], A.f32)
+        self.zero_vec: Value | None = None
+        self.zero = None
+
+    # -- sizes ----------------------------------------------------------------------------------
+
+    def sizes(self) -> None:
+        c, e = self.c, self.e0
+        src = c.op.shape_to_loops()
+        operands = list(c.op.operands)
+        self.loop_size: list[Idx] = []
+        for d, s in enumerate(c.sizes):
+            if s != A.DYNAMIC:
+                self.loop_size.append(s)
+            else:
+                k, i = src[d]
+                idx = e.index(i)
+                self.loop_size.append(e.v(memref.DimOp.build([operands[k], idx])))
+
+        def prod(dims: list[int]) -> Idx:
+            if not dims:
+                return 1
+            total: Idx = self.loop_size[dims[0]]
+            for d in dims[1:]:
+                s = self.loop_size[d]
+                total = e.ix(lambda a, s=s: a * s, total)  # static inner sizes
+            return total
+
+        self.M = prod(c.mdims)
+        self.N = self.loop_size[c.ndim]
+        self.K = prod(c.kdims)
+
+    def blocks(self) -> None:
+        cfg, e = self.cfg, self.e0
+        mr, nr = cfg.mr, cfg.nr
+
+        def clamp(block: int, size: Idx, unit: int) -> int:
+            if type(size) is int:
+                return max(unit, min(block, -(-size // unit) * unit))
+            return block
+
+        self.kcE = clamp(cfg.kc, self.K, 1)
+        self.mcE = clamp(cfg.mc, self.M, mr)
+        self.ncE = clamp(cfg.nc, self.N, nr)
+        self.nMB = e.ix(lambda m: m.ceildiv(self.mcE), self.M)
+        self.nNB = e.ix(lambda n: n.ceildiv(self.ncE), self.N)
+        self.nKB = e.ix(lambda k: k.ceildiv(self.kcE), self.K)
+
+    # -- buffers --------------------------------------------------------------------------------
+
+    def alloc(self, shape: list[Idx]) -> Value:
+        t = A.MemRefType([s if type(s) is int else A.DYNAMIC for s in shape], A.f32)
+        dyn = [s for s in shape if type(s) is not int]
+        attrs = {"alignment": A.IntegerAttr(ALIGN, A.i64)}
+        v = self.e0.v(memref.AllocOp.build([dyn, []], [t], attrs))
+        self.allocs.append(v)
+        return v
+
+    def slot_count(self, inner_of: str) -> Idx | None:
+        """Number of private copies of a buffer used below outer loop `inner_of` ("" for the
+        innermost point), or None when it is shared."""
+        par = self.cfg.parallel
+        if par == "none":
+            return None
+        if par == "batch":
+            return self.loop_size[self.c.batch[0]]
+        if inner_of == "" or self.order.index(par) <= self.order.index(inner_of):
+            return {"jc": self.nNB, "ic": self.nMB}[par]
+        return None
+
+    # -- emission -------------------------------------------------------------------------------
+
+    def emit(self) -> None:
+        c, cfg, e = self.c, self.cfg, self.e0
+        self.allocs: list[Value] = []
+        self.sizes()
+        self.blocks()
+        self.order = cfg.order.split("-")
+        if cfg.parallel == "batch" and not c.batch:
+            cfg.parallel = "none"
+        mr, nr, vl = cfg.mr, cfg.nr, cfg.vl
+        # Where each packing happens: in the body of the deeper of its two loops.
+        self.b_at = max(self.order.index("jc"), self.order.index("pc"))
+        self.a_at = max(self.order.index("ic"), self.order.index("pc"))
+        sb = self.slot_count(self.order[self.b_at])
+        sa = self.slot_count(self.order[self.a_at])
+        ss = self.slot_count("")
+        self.bp = self.alloc(([sb] if sb is not None else []) + [self.ncE // nr, self.kcE, nr])
+        self.ap = self.alloc(([sa] if sa is not None else []) + [self.mcE // mr, self.kcE, mr])
+        self.b_private, self.a_private = sb is not None, sa is not None
+        self.full_m = type(self.M) is int and self.M % mr == 0
+        self.full_n = type(self.N) is int and self.N % nr == 0
+        self.scratch = None
+        if not (self.full_m and self.full_n):
+            self.scratch = self.alloc(([ss] if ss is not None else []) + [mr, nr])
+        self.s_private = ss is not None
+        self.zero_vec = e.v(arith.ConstantOp.from_attr(A.DenseElementsAttr(self.vt, [0.0] * vl)))
+        self.zero = e.fconst(0.0, A.f32)
+        self.batch_loops(e, 0, [])
+        self.guard_empty_k(e)
+        for v in self.allocs:
+            e.put(memref.DeallocOp.build([v]))
+
+    def guard_empty_k(self, e: _E) -> None:
+        """K = 0 (a dynamic size): the output is the initializer followed by the epilogues."""
+        K = self.K
+        if type(K) is int and K > 0:
+            return
+        if type(K) is int:  # K == 0: nothing but the stages
+            inner = e
+        else:
+            _, inner, _ = e.if_(lambda k: [(-k, False)], [K], False)  # type: ignore[misc]
+        stages = ([self.c.init.op] if self.c.init else []) + [s.op for s in self.c.epilogues]
+        for g in stages:
+            inner.put(g.clone({}))
+
+    def batch_loops(self, e: _E, i: int, ivs: list[Idx]) -> None:
+        c = self.c
+        if i == len(c.batch):
+            self.bvals = ivs
+            self.outer(e, 0, {})
+            return
+        size = self.loop_size[c.batch[i]]
+        if i == 0 and self.cfg.parallel == "batch":
+            loop, inner = e.parallel(size)
+            self.par_iv = loop.regions[0].blocks[0].arguments[0]
+            iv = self.par_iv
+        else:
+            loop, inner = e.for_(0, size)
+            iv = loop.induction_var
+        self.batch_loops(inner, i + 1, [*ivs, iv])
+
+    def outer(self, e: _E, depth: int, env: dict[str, Idx]) -> None:
+        if depth == 3:
+            self.micro_loops(e, env)
+            return
+        name = self.order[depth]
+        trips = {"jc": self.nNB, "pc": self.nKB, "ic": self.nMB}[name]
+        block = {"jc": self.ncE, "pc": self.kcE, "ic": self.mcE}[name]
+        size = {"jc": self.N, "pc": self.K, "ic": self.M}[name]
+        if self.cfg.parallel == name:
+            loop, inner = e.parallel(trips)
+            iv: Idx = loop.regions[0].blocks[0].arguments[0]
+            self.par_iv = iv
+        elif trips == 1:
+            iv, inner = 0, e
+        else:
+            loop, inner = e.for_(0, trips)
+            iv = loop.induction_var
+        env = dict(env)
+        env[name + "_t"] = iv
+        env[name] = inner.ix(lambda t: t * block, iv)
+        del size
+        if depth == self.b_at:
+            self.pack_b(inner, env)
+        if depth == self.a_at:
+            self.pack_a(inner, env)
+        self.outer(inner, depth + 1, env)
+
+    # -- packing --------------------------------------------------------------------------------
+
+    def _slot(self, private: bool) -> list[Idx]:
+        return [self.par_iv] if private else []
+
+    def kcur(self, env: dict[str, Idx]) -> Ub:
+        kc = self.kcE
+        return (lambda p, k: [AffineConstantExpr(kc), k - p], (env["pc"], self.K))
+
+    def pack_b(self, e: _E, env: dict[str, Idx]) -> None:
+        """Bp[t][kk][c] = B(k = pc + kk, n = jc + t*nr + c), zero past N."""
+        c, nr, nc = self.c, self.cfg.nr, self.ncE
+        jc, pc = env["jc"], env["pc"]
+        slot = self._slot(self.b_private)
+        ident = _ident(len(slot) + 3)
+        kcur = self.kcur(env)
+
+        def strip(e2: _E, t: Idx, valid: Idx | Ub) -> None:
+            _, ek = e2.for_(0, kcur)
+            kk = ek.block.arguments[0]
+            k = ek.ix(lambda a, b: a + b, pc, kk)
+            _, ec = ek.for_(0, valid)
+            col = ec.block.arguments[0]
+            n = ec.ix(lambda j, tt, cc: j + tt * nr + cc, jc, t, col)
+            v = ec.load(c.b, c.b_view, [*self.bvals, 0, n, k])
+            ec.store(v, self.bp, ident, [*slot, t, kk, col])
+            if valid != nr:
+                lo = valid if type(valid) is not tuple else 0
+                loop, ez = ek.for_(lo, nr)
+                ez.store(self.zero, self.bp, ident, [*slot, t, kk, loop.induction_var])
+
+        _, es = e.for_(
+            0, (lambda j, n: [AffineConstantExpr(nc // nr), (n - j).floordiv(nr)], (jc, self.N))
+        )  # noqa: E501
+        strip(es, es.block.arguments[0], nr)
+        if not self.full_n:
+            # The partial strip exists when this panel reaches N and N is not a multiple of nr.
+            _, et, _ = e.if_(
+                lambda j, n: [(j + nc - n - 1, False), (n % nr - 1, False)], [jc, self.N], False
+            )
+            t = et.ix(lambda j, n: (n - j).floordiv(nr), jc, self.N)
+            strip(et, t, et.ix(lambda n: n % nr, self.N))
+
+    def pack_a(self, e: _E, env: dict[str, Idx]) -> None:
+        """Ap[s][kk][r] = A(m = ic + s*mr + r, k = pc + kk), zero past M."""
+        c, mr, mc = self.c, self.cfg.mr, self.mcE
+        ic, pc = env["ic"], env["pc"]
+        slot = self._slot(self.a_private)
+        ident = _ident(len(slot) + 3)
+        kcur = self.kcur(env)
+
+        def strip(e2: _E, s: Idx, valid: Idx) -> None:
+            _, er = e2.for_(0, valid)
+            r = er.block.arguments[0]
+            m = er.ix(lambda i, ss, rr: i + ss * mr + rr, ic, s, r)
+            _, ek = er.for_(0, kcur)
+            kk = ek.block.arguments[0]
+            k = ek.ix(lambda a, b: a + b, pc, kk)
+            v = ek.load(c.a, c.a_view, [*self.bvals, m, 0, k])
+            ek.store(v, self.ap, ident, [*slot, s, kk, r])
+            if valid != mr:
+                loop, ez = e2.for_(valid, mr)
+                _, ek2 = ez.for_(0, kcur)
+                r2, kk2 = loop.induction_var, ek2.block.arguments[0]
+                ek2.store(self.zero, self.ap, ident, [*slot, s, kk2, r2])
+
+        _, es = e.for_(
+            0, (lambda i, m: [AffineConstantExpr(mc // mr), (m - i).floordiv(mr)], (ic, self.M))
+        )  # noqa: E501
+        strip(es, es.block.arguments[0], mr)
+        if not self.full_m:
+            _, et, _ = e.if_(
+                lambda i, m: [(i + mc - m - 1, False), (m % mr - 1, False)], [ic, self.M], False
+            )
+            s = et.ix(lambda i, m: (m - i).floordiv(mr), ic, self.M)
+            strip(et, s, et.ix(lambda m: m % mr, self.M))
+
+    # -- micro-kernel and stores ----------------------------------------------------------------
+
+    def micro_loops(self, e: _E, env: dict[str, Idx]) -> None:
+        mr, nr, mc, nc = self.cfg.mr, self.cfg.nr, self.mcE, self.ncE
+        ntiles = (
+            lambda j, n: [AffineConstantExpr(nc // nr), (n - j).ceildiv(nr)],
+            (env["jc"], self.N),
+        )  # noqa: E501
+        _, et = e.for_(0, ntiles)
+        t = et.block.arguments[0]
+        mtiles = (
+            lambda i, m: [AffineConstantExpr(mc // mr), (m - i).ceildiv(mr)],
+            (env["ic"], self.M),
+        )  # noqa: E501
+        _, es = et.for_(0, mtiles)
+        s = es.block.arguments[0]
+        accs = self.kernel(es, s, t, self.kcur(env))
+        i0 = es.ix(lambda i, ss: i + ss * mr, env["ic"], s)
+        j0 = es.ix(lambda j, tt: j + tt * nr, env["jc"], t)
+        self.store_tile(es, accs, i0, j0, env["pc_t"])
+
+    def kernel(self, e: _E, s: Idx, t: Idx, kcur: Ub) -> list[Value]:
+        mr, nr, vl = self.cfg.mr, self.cfg.nr, self.cfg.vl
+        nv = nr // vl
+        loop, body = e.for_(0, kcur, [self.zero_vec] * (mr * nv))  # type: ignore[list-item]
+        args = loop.body_block.arguments
+        kk, accs = args[0], list(args[1:])
+        bslot, aslot = self._slot(self.b_private), self._slot(self.a_private)
+        bmap, amap = _ident(len(bslot) + 3), _ident(len(aslot) + 3)
+        bv = [body.vload(self.vt, self.bp, bmap, [*bslot, t, kk, q * vl]) for q in range(nv)]
+        new: list[Value] = []
+        for r in range(mr):
+            a = body.load(self.ap, amap, [*aslot, s, kk, r])
+            ab = body.bcast(a, self.vt)
+            for q in range(nv):
+                new.append(body.v(vector.FMAOp.create([ab, bv[q], accs[r * nv + q]], [self.vt])))
+        body.put(affine.YieldOp.create(new, []))
+        return list(loop.results)
+
+    def store_tile(self, e: _E, accs: list[Value], i0: Idx, j0: Idx, pc_t: Idx) -> None:
+        mr, nr = self.cfg.mr, self.cfg.nr
+        if self.full_m and self.full_n:
+            self.variants(
+                e, pc_t, lambda ee, first, last: self.store_full(ee, accs, i0, j0, first, last)
+            )  # noqa: E501
+            return
+        _, full, edge = e.if_(
+            lambda i, j, m, n: [(m - i - mr, False), (n - j - nr, False)],
+            [i0, j0, self.M, self.N],
+            True,
+        )
+        self.variants(
+            full, pc_t, lambda ee, first, last: self.store_full(ee, accs, i0, j0, first, last)
+        )  # noqa: E501
+        assert edge is not None and self.scratch is not None
+        slot = self._slot(self.s_private)
+        smap = _ident(len(slot) + 2)
+        nv = nr // self.cfg.vl
+        for r in range(mr):
+            for q in range(nv):
+                edge.vstore(accs[r * nv + q], self.scratch, smap, [*slot, r, q * self.cfg.vl])
+        mrem: Ub = (lambda m, i: [AffineConstantExpr(mr), m - i], (self.M, i0))
+        nrem: Ub = (lambda n, j: [AffineConstantExpr(nr), n - j], (self.N, j0))
+
+        def scalar(ee: _E, first: bool, last: bool) -> None:
+            _, er = ee.for_(0, mrem)
+            r = er.block.arguments[0]
+            _, ec = er.for_(0, nrem)
+            col = ec.block.arguments[0]
+            acc = ec.load(self.scratch, smap, [*slot, r, col])  # type: ignore[arg-type]
+            m = ec.ix(lambda a, b: a + b, i0, r)
+            n = ec.ix(lambda a, b: a + b, j0, col)
+            self.element(ec, acc, m, n, None, first, last)
+
+        self.variants(edge, pc_t, scalar)
+
+    def variants(self, e: _E, pc_t: Idx, body: Callable[[_E, bool, bool], None]) -> None:
+        """Emit `body` for (first kc block?, last kc block?), under affine.if where it varies.
+
+        Without an absorbed initializer the output holds the initial values: never "first".
+        Without epilogues and a separate destination every block may be taken as the last.
+        """
+        c = self.c
+        has_init = c.init is not None
+        if type(self.nKB) is int and self.nKB == 1:
+            body(e, has_init, True)
+            return
+        need_last = bool(c.epilogues) or c.dest is not c.c
+
+        def by_last(ee: _E, first: bool) -> None:
+            if not need_last:
+                body(ee, first, True)
+                return
+            kc = self.kcE
+            _, then, other = ee.if_(lambda t, k: [(t * kc + kc - k, False)], [pc_t, self.K], True)
+            body(then, first, True)
+            body(other, first, False)  # type: ignore[arg-type]
+
+        if not has_init:
+            by_last(e, False)
+            return
+        _, then, other = e.if_(lambda t: [(t, True)], [pc_t], True)
+        by_last(then, True)
+        by_last(other, False)  # type: ignore[arg-type]
+
+    def store_full(
+        self, e: _E, accs: list[Value], i0: Idx, j0: Idx, first: bool, last: bool
+    ) -> None:  # noqa: E501
+        mr, nr, vl = self.cfg.mr, self.cfg.nr, self.cfg.vl
+        nv = nr // vl
+        for r in range(mr):
+            m = e.ix(lambda a, r=r: a + r, i0)
+            for q in range(nv):
+                n = e.ix(lambda a, q=q: a + q * vl, j0)
+                self.element(e, accs[r * nv + q], m, n, self.vt, first, last)
+
+    def element(
+        self, e: _E, acc: Value, m: Idx, n: Idx, vt: A.VectorType | None, first: bool, last: bool
+    ) -> None:
+        """Finish one element (or vector of elements) of the output at (m, n)."""
+        c = self.c
+        pt = [*self.bvals, m, n, 0]
+        addf = arith.AddFOp
+        if first and c.init is not None:
+            if not c.init_zero:
+                init = _eval_stage(e, c.init, None, pt, vt)
+                acc = e.v(addf.create([init, acc], [acc.type]))
+        else:
+            old = e.vload(vt, c.c, c.c_view, pt) if vt else e.load(c.c, c.c_view, pt)
+            acc = e.v(addf.create([old, acc], [acc.type]))
+        if not last:
+            if vt:
+                e.vstore(acc, c.c, c.c_view, pt)
+            else:
+                e.store(acc, c.c, c.c_view, pt)
+            return
+        for st in c.epilogues:
+            acc = _eval_stage(e, st, acc, pt, vt)
+        if vt:
+            e.vstore(acc, c.dest, c.dest_view, pt)
+        else:
+            e.store(acc, c.dest, c.dest_view, pt)
+
+
+def emit_contraction(c: Contraction, cfg: Config) -> None:
+    """Replace c's generic (and its absorbed stages) by the micro-kernel nest."""
+    op = c.op
+    e = _E(op.parent, op, op.location)
+    _Nest(c, cfg, e).emit()
+    for st in [c.init, *c.epilogues]:
+        if st is not None:
+            st.op.erase()
+    op.erase()
