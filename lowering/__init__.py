@@ -9,6 +9,7 @@ PASSES: dict[str, str] = {
     "convert-to-llvm": "to_llvm:ConvertToLLVMPass",
     "bufferize": "bufferize:BufferizePass",
     "convert-tensor-to-affine": "tensor_to_affine:ConvertTensorToAffinePass",
+    "contraction-microkernel": "microkernel:ContractionMicrokernelPass",
 }
 
 PIPELINES: dict[str, str] = {
