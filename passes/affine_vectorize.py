@@ -8,8 +8,6 @@ or into a loop-invariant memref element) get a vector accumulator and a final
 
 from __future__ import annotations
 
-from typing import Any
-
 from mlc.dialects.affine import ForOp, YieldOp
 from mlc.dialects.affine_ops import LoadOp, StoreOp, VectorLoadOp, VectorStoreOp
 from mlc.dialects.arith import AddIOp, ConstantOp
@@ -24,6 +22,7 @@ from mlc.ir.affine import (
     AffineExpr,
     AffineMap,
     dim,
+    simplify_affine_expr,
     sym,
 )
 from mlc.ir.core import BlockArgument, Operation, OpResult, Value
@@ -188,8 +187,8 @@ class _Analysis:
         loop = self.loop
         if loop.step_value != 1:
             raise _Reject("step is not 1")
-        if loop.lower_bound_map.num_results != 1 or loop.upper_bound_map.num_results != 1:
-            raise _Reject("min/max bounds")
+        if loop.lower_bound_map.num_results != 1:
+            raise _Reject("max lower bound")
         ops = [op for op in self.body if type(op) is not YieldOp]
         for op in ops:
             if op.regions:
@@ -386,33 +385,64 @@ def _splat_constant(kind: str, vt: A.VectorType) -> Operation:
     return ConstantOp.create([], [vt], {"value": attr})
 
 
-def _combine_bounds(
-    lb: tuple[AffineMap, list[Value]], ub: tuple[AffineMap, list[Value]], lanes: int
-) -> tuple[AffineMap, AffineMap, list[Value]]:
-    """Over the operands `lb dims, ub dims, lb syms, ub syms`: the split point
-    `L + ((U - L) floordiv lanes) * lanes` as a map, and `max(L, split)` (the epilogue's lower
-    bound), where L and U are the single-result bounds."""
-    lmap, lops = lb
-    umap, uops = ub
-    nd = lmap.num_dims + umap.num_dims
-    ns = lmap.num_symbols + umap.num_symbols
-    l_expr = lmap.replace_dims_and_symbols(
-        [dim(i) for i in range(lmap.num_dims)], [sym(i) for i in range(lmap.num_symbols)], nd, ns
-    ).results[0]
-    u_expr = umap.replace_dims_and_symbols(
-        [dim(lmap.num_dims + i) for i in range(umap.num_dims)],
-        [sym(lmap.num_symbols + i) for i in range(umap.num_symbols)],
-        nd,
-        ns,
-    ).results[0]
-    split = l_expr + ((u_expr - l_expr).floordiv(lanes)) * lanes
-    operands = [
-        *lops[: lmap.num_dims],
-        *uops[: umap.num_dims],
-        *lops[lmap.num_dims :],
-        *uops[umap.num_dims :],
-    ]
-    return AffineMap(nd, ns, (split,)), AffineMap(nd, ns, (l_expr, split)), operands
+class _Bounds:
+    """A loop's bounds rebased onto one operand list (dims, then symbols; each value once)."""
+
+    __slots__ = ("lower", "num_dims", "num_symbols", "operands", "uppers")
+
+    def __init__(self, loop: ForOp) -> None:
+        parts = (
+            (loop.lower_bound_map, list(loop.lowerBoundOperands)),
+            (loop.upper_bound_map, list(loop.upperBoundOperands)),
+        )
+        dims: list[Value] = []
+        syms: list[Value] = []
+        for m, ops in parts:
+            dims += [v for v in ops[: m.num_dims] if v not in dims]
+        for m, ops in parts:
+            syms += [v for v in ops[m.num_dims :] if v not in dims and v not in syms]
+        position = {v: dim(i) for i, v in enumerate(dims)}
+        position.update({v: sym(i) for i, v in enumerate(syms)})
+        rebased = [
+            [
+                e.replace_dims_and_symbols(
+                    [position[v] for v in ops[: m.num_dims]],
+                    [position[v] for v in ops[m.num_dims :]],
+                )
+                for e in m.results
+            ]
+            for m, ops in parts
+        ]
+        self.lower: AffineExpr = rebased[0][0]
+        self.uppers: list[AffineExpr] = rebased[1]
+        self.num_dims, self.num_symbols = len(dims), len(syms)
+        self.operands = dims + syms
+
+    def split(self, lanes: int) -> tuple[AffineMap, AffineMap | None] | None:
+        """The vector loop's upper bound and the epilogue's lower bound (None: no epilogue).
+
+        With L the lower bound and U = min(u_k) the upper one, the vector loop ends at
+        L + ((U - L) floordiv lanes) * lanes = min_k(s_k), s_k = L + ((u_k - L) floordiv lanes)
+        * lanes. The epilogue starts at max(L, min_k s_k), which an affine lower bound (a max)
+        can only express when at most one u_k is not L plus a multiple of `lanes` (those have
+        s_k = u_k, and when one of them is the minimum the epilogue is empty anyway): None
+        otherwise.
+        """
+        nd, ns = self.num_dims, self.num_symbols
+        low = self.lower
+        ends: list[AffineExpr] = []
+        cut: AffineExpr | None = None
+        for u in self.uppers:
+            diff = simplify_affine_expr(u - low, nd, ns)
+            if type(diff) is AffineConstantExpr and diff.value % lanes == 0:
+                ends.append(u)
+                continue
+            if cut is not None:
+                return None
+            cut = low + (u - low).floordiv(lanes) * lanes
+            ends.append(cut)
+        vec_ub = AffineMap(nd, ns, tuple(ends))
+        return vec_ub, (None if cut is None else AffineMap(nd, ns, (low, cut)))
 
 
 class _Vectorizer:
@@ -480,9 +510,11 @@ class _Vectorizer:
         self.vmap[self.loop.induction_var] = out
         return out
 
-    def run(self, epilogue_needed: bool, bounds: tuple[Any, Any, Any] | None) -> None:
+    def run(self, bounds: _Bounds | None) -> None:
+        """Vectorize; `bounds` is None when the trip count is a constant."""
         loop, plan = self.loop, self.plan
         lb_ops = list(loop.lowerBoundOperands)
+        epilogue: AffineMap | None = None
         # The accumulators start at the neutral element; the original initial value is folded
         # in by the final vector.reduction.
         inits: list[Value] = []
@@ -490,13 +522,17 @@ class _Vectorizer:
             inits.append(
                 self.insert_before_loop(_splat_constant(r.kind, self.vtype(r.acc.type))).results[0]
             )
-        if bounds is None:  # constant bounds
+        if bounds is None:
             lo, split = loop.constant_lower_bound(), self.split_const
             vloop = ForOp.build_for(lo, split, self.lanes, inits)  # type: ignore[arg-type]
+            if split != loop.constant_upper_bound():
+                epilogue = AffineMap.constant(split)
         else:
-            split_map, _, operands = bounds
+            got = bounds.split(self.lanes)
+            assert got is not None
+            vec_ub, epilogue = got
             vloop = ForOp.build_for(
-                (loop.lower_bound_map, lb_ops), (split_map, operands), self.lanes, inits
+                (loop.lower_bound_map, lb_ops), (vec_ub, bounds.operands), self.lanes, inits
             )
         self.insert_before_loop(vloop)
         self.vloop = vloop
@@ -517,7 +553,7 @@ class _Vectorizer:
             self.body_anchor.set_operands(  # type: ignore[union-attr]
                 [self.vmap[r.combine.results[0]] for r in plan.reductions]
             )
-        self.finish(epilogue_needed, bounds)
+        self.finish(epilogue, [] if bounds is None else bounds.operands)
 
     def vectorize_op(self, op: Operation) -> None:
         plan = self.plan
@@ -546,7 +582,7 @@ class _Vectorizer:
         for old, new_v in zip(op.results, new.results):
             self.vmap[old] = new_v
 
-    def finish(self, epilogue_needed: bool, bounds: tuple[Any, Any, Any] | None) -> None:
+    def finish(self, epilogue: AffineMap | None, operands: list[Value]) -> None:
         """Reduce the accumulators after the vector loop; the old loop becomes the epilogue."""
         loop, plan = self.loop, self.plan
         assert self.vloop is not None
@@ -578,18 +614,14 @@ class _Vectorizer:
                 loop.parent.insert_before(store, after)  # type: ignore[union-attr]
             else:
                 finals[r.position] = red.results[0]
-        if not epilogue_needed:
+        if epilogue is None:
             for k, v in finals.items():
                 loop.results[k].replace_all_uses_with(v)
             loop.erase()
             return
         for k, v in finals.items():
             loop.set_operand(n_lb + n_ub + k, v)
-        if bounds is None:
-            loop.set_lower_bound(AffineMap.constant(self.split_const), [])
-        else:
-            _, epi_map, operands = bounds
-            loop.set_lower_bound(epi_map, operands)
+        loop.set_lower_bound(epilogue, operands)
 
     split_const = 0
 
@@ -660,7 +692,13 @@ class AffineVectorizePass(Pass):
         if default not in widths:
             widths = tuple(sorted({*widths, default}))
         trip = loop.constant_trip_count()
-        if trip is not None:
+        bounds = None
+        if trip is None:
+            bounds = _Bounds(loop)
+            widths = tuple(w for w in widths if w == 1 or bounds.split(w) is not None)
+            if default not in widths:
+                default = max(w for w in widths if w <= default)
+        else:
             fitting = [w for w in widths if w <= max(trip, 1) and w <= default]
             default = fitting[-1] if fitting else 1
         site = ctx.site(loop)
@@ -674,10 +712,6 @@ class AffineVectorizePass(Pass):
             lo = loop.constant_lower_bound()
             assert lo is not None
             vec.split_const = lo + (trip // lanes) * lanes
-            vec.run(trip % lanes != 0, None)
-        else:
-            lb = (loop.lower_bound_map, list(loop.lowerBoundOperands))
-            ub = (loop.upper_bound_map, list(loop.upperBoundOperands))
-            vec.run(True, _combine_bounds(lb, ub, lanes))
+        vec.run(bounds)
         self.num_vectorized += 1
         self.num_reductions += len(plan.reductions)
