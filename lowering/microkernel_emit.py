@@ -459,19 +459,19 @@ class _Nest:
         kcur = self.kcur(env)
 
         def strip(e2: _E, s: Idx, valid: Idx) -> None:
-            _, er = e2.for_(0, valid)
-            r = er.block.arguments[0]
-            m = er.ix(lambda i, ss, rr: i + ss * mr + rr, ic, s, r)
-            _, ek = er.for_(0, kcur)
+            # kk outer, r inner: each k step writes mr contiguous elements (the short inner
+            # loop is unrolled by LLVM, rather than mr vectorized strided copies).
+            _, ek = e2.for_(0, kcur)
             kk = ek.block.arguments[0]
             k = ek.ix(lambda a, b: a + b, pc, kk)
-            v = ek.load(c.a, c.a_view, [*self.bvals, m, 0, k])
-            ek.store(v, self.ap, ident, [*slot, s, kk, r])
+            _, er = ek.for_(0, valid)
+            r = er.block.arguments[0]
+            m = er.ix(lambda i, ss, rr: i + ss * mr + rr, ic, s, r)
+            v = er.load(c.a, c.a_view, [*self.bvals, m, 0, k])
+            er.store(v, self.ap, ident, [*slot, s, kk, r])
             if valid != mr:
-                loop, ez = e2.for_(valid, mr)
-                _, ek2 = ez.for_(0, kcur)
-                r2, kk2 = loop.induction_var, ek2.block.arguments[0]
-                ek2.store(self.zero, self.ap, ident, [*slot, s, kk2, r2])
+                loop, ez = ek.for_(valid, mr)
+                ez.store(self.zero, self.ap, ident, [*slot, s, kk, loop.induction_var])
 
         _, es = e.for_(
             0, (lambda i, m: [AffineConstantExpr(mc // mr), (m - i).floordiv(mr)], (ic, self.M))
