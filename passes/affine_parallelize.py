@@ -231,7 +231,8 @@ class AffineParallelizePass(Pass):
             trip = loop.constant_trip_count()
             hi = MAX_CHUNK if trip is None else max(1, min(MAX_CHUNK, trip // 2))
             # Chunks keep an inner affine.for per parallel iteration for affine-vectorize.
-            chunk = ctx.knob(loop, "chunk", PowerOfTwo(1, hi), min(DEFAULT_CHUNK, hi))
+            domain = PowerOfTwo(1, hi)
+            chunk = ctx.knob(loop, "chunk", domain, min(DEFAULT_CHUNK, domain.hi))
             tiles = tile_perfect_nest([loop], [chunk]) if chunk > 1 else []
             if tiles:
                 loop = tiles[0]  # each of its iterations runs one chunk
