@@ -1,0 +1,211 @@
+"""affine-vectorize: compiled (lower-to-cpu, every width) against the interpreter, and its knobs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mlc
+
+ELEMENTWISE = """
+func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<?xf32>) -> tensor<?xf32> {
+  %s = graph.constant dense<2.5> : tensor<f32>
+  %0 = graph.mul %s, %b : (tensor<f32>, tensor<?xf32>) -> tensor<?xf32>
+  %1 = graph.add %a, %0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %2 = graph.mul %1, %c : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %3 = graph.exp %a : tensor<?xf32>
+  %4 = graph.sub %c, %a : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %5 = graph.relu %4 : tensor<?xf32>
+  %6 = graph.mul %3, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %7 = graph.add %6, %5 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %8 = graph.add %2, %7 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %8 : tensor<?xf32>
+}
+"""
+
+ROWS = """
+func.func @main(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x?xf32>) {
+  %sm = graph.softmax %x {axis = 1 : i64} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %sum = graph.reduce_sum %x {axes = array<i64: 1>} : (tensor<?x?xf32>) -> tensor<?xf32>
+  %max = graph.reduce_max %x {axes = array<i64: 1>} : (tensor<?x?xf32>) -> tensor<?xf32>
+  %mean = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %d = graph.sub %x, %mean : (tensor<?x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
+  %sq = graph.mul %d, %d : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %var = graph.reduce_mean %sq {axes = array<i64: 1>, keepdims = true} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %eps = graph.constant dense<1.0e-5> : tensor<f32>
+  %ve = graph.add %var, %eps : (tensor<?x1xf32>, tensor<f32>) -> tensor<?x1xf32>
+  %r = graph.rsqrt %ve : tensor<?x1xf32>
+  %ln = graph.mul %d, %r : (tensor<?x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
+  return %sm, %sum, %max, %ln : tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x?xf32>
+}
+"""
+
+INTEGER = """
+func.func @main(%x: tensor<?x?xi32>, %y: tensor<?x?xi64>) -> (tensor<?xi32>, tensor<?xi32>, tensor<?x?xi64>) {
+  %s = graph.reduce_sum %x {axes = array<i64: 1>} : (tensor<?x?xi32>) -> tensor<?xi32>
+  %m = graph.reduce_min %x {axes = array<i64: 1>} : (tensor<?x?xi32>) -> tensor<?xi32>
+  %p = graph.mul %y, %y : (tensor<?x?xi64>, tensor<?x?xi64>) -> tensor<?x?xi64>
+  return %s, %m, %p : tensor<?xi32>, tensor<?xi32>, tensor<?x?xi64>
+}
+"""
+
+STATIC_F64 = """
+func.func @main(%x: tensor<5x13xf64>, %b: tensor<13xf64>) -> (tensor<5x13xf64>, tensor<5xf64>) {
+  %0 = graph.add %x, %b : (tensor<5x13xf64>, tensor<13xf64>) -> tensor<5x13xf64>
+  %1 = graph.tanh %0 : tensor<5x13xf64>
+  %2 = graph.reduce_sum %1 {axes = array<i64: 1>} : (tensor<5x13xf64>) -> tensor<5xf64>
+  return %1, %2 : tensor<5x13xf64>, tensor<5xf64>
+}
+"""
+
+
+def _width_space(text: str) -> list:
+    """The affine-vectorize `width` knobs that lower-to-cpu meets for `text`."""
+    knobs = mlc.run_pipeline(mlc.parse(text), "lower-to-cpu")
+    return [r for r in knobs.space() if r.pass_name == "affine-vectorize" and r.name == "width"]
+
+
+def _config(text: str, lanes: int) -> dict:
+    """Every width knob set to `lanes` (or the largest lane count its domain has below it)."""
+    out = {}
+    for r in _width_space(text):
+        out[r.key] = max(v for v in r.domain.values() if v <= lanes)
+    return out
+
+
+def _check(text: str, inputs: list[np.ndarray], knobs: dict | None, rtol: float = 2e-5) -> None:
+    got = mlc.compile(text, knobs=knobs).main(*inputs)
+    want = mlc.interp.run(mlc.parse(text), "main", *inputs)
+    got = got if isinstance(got, tuple) else (got,)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        if w.dtype.kind == "f":
+            np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol)
+        else:
+            np.testing.assert_array_equal(g, w)
+
+
+def test_widths_are_knobs_with_the_f32_domain() -> None:
+    space = _width_space(ELEMENTWISE)
+    assert space, "the elementwise loop must be a vectorization site"
+    for r in space:
+        assert list(r.domain.values()) == [1, 4, 8, 16] and r.default == 8
+        assert r.key.endswith("/width") and "affine.for" in r.key
+
+
+@pytest.mark.parametrize("lanes", [1, 4, 8, 16])
+def test_elementwise_every_width_and_size(lanes: int) -> None:
+    rng = np.random.default_rng(lanes)
+    config = _config(ELEMENTWISE, lanes)
+    for n in (0, 1, 3, 7, 8, 9, 16, 17, 1000, 2051):
+        a, b, c = (rng.standard_normal(n).astype(np.float32) for _ in range(3))
+        _check(ELEMENTWISE, [a, b, c], config)
+
+
+@pytest.mark.parametrize("lanes", [1, 4, 8, 16])
+def test_row_reductions_softmax_layernorm(lanes: int) -> None:
+    rng = np.random.default_rng(10 + lanes)
+    config = _config(ROWS, lanes)
+    for shape in ((1, 1), (3, 5), (4, 8), (2, 33), (7, 100)):
+        x = rng.standard_normal(shape).astype(np.float32)
+        _check(ROWS, [x], config, rtol=1e-4)
+
+
+@pytest.mark.parametrize("lanes", [1, 4, 8, 16])
+def test_integer_reductions_are_exact(lanes: int) -> None:
+    rng = np.random.default_rng(20 + lanes)
+    config = _config(INTEGER, lanes)
+    for shape in ((1, 1), (3, 7), (2, 64), (5, 33)):
+        x = rng.integers(-1000, 1000, shape).astype(np.int32)
+        y = rng.integers(-1000, 1000, shape).astype(np.int64)
+        _check(INTEGER, [x, y], config)
+
+
+def test_static_f64_with_remainder_and_reduction() -> None:
+    space = _width_space(STATIC_F64)
+    assert space and all(list(r.domain.values()) == [1, 2, 4, 8] for r in space)
+    rng = np.random.default_rng(3)
+    x, b = rng.standard_normal((5, 13)), rng.standard_normal(13)
+    for lanes in (1, 2, 4, 8):
+        _check(STATIC_F64, [x, b], {r.key: lanes for r in space}, rtol=1e-12)
+
+
+def test_max_reduction_propagates_nan_and_signed_zero() -> None:
+    x = np.full((3, 20), -1.0, np.float32)
+    x[0, 11] = np.nan
+    x[1, :] = -0.0
+    x[1, 17] = 0.0
+    x[2, :] = -np.inf
+    got = mlc.compile(ROWS).main(x)[2]
+    assert np.isnan(got[0])
+    assert got[1] == 0.0 and not np.signbit(got[1])
+    assert got[2] == -np.inf
+
+
+def _lowered_affine(text: str, knobs: dict | None = None) -> str:
+    module = mlc.parse(text)
+    mlc.run_pipeline(
+        module,
+        "builtin.module(graph-shape-inference,canonicalize,graph-fusion,convert-graph-to-tensor,"
+        "tensor-fusion,canonicalize,cse,bufferize,convert-tensor-to-affine,canonicalize,cse,"
+        "affine-vectorize,canonicalize,cse)",
+        knobs,
+    )
+    return str(module)
+
+
+def test_reassoc_knob_keeps_float_sums_scalar_but_not_max() -> None:
+    text = ROWS
+    module = mlc.parse(text)
+    knobs = mlc.run_pipeline(module, "lower-to-cpu")
+    reassoc = [r for r in knobs.space() if r.name == "reassoc"]
+    assert reassoc and all(r.default is True for r in reassoc)
+    before = _lowered_affine(text)
+    after = _lowered_affine(text, {r.key: False for r in reassoc})
+    assert "vector.reduction <add>" in before and "vector.reduction <add>" not in after
+    assert "vector.reduction <maximumf>" in after
+    x = np.random.default_rng(0).standard_normal((6, 77)).astype(np.float32)
+    _check(text, [x], {r.key: False for r in reassoc}, rtol=1e-4)
+
+
+def test_option_reassoc_false_and_width_option() -> None:
+    module = mlc.parse(ROWS)
+    mlc.run_pipeline(
+        module,
+        "builtin.module(graph-shape-inference,canonicalize,convert-graph-to-tensor,canonicalize,"
+        "bufferize,convert-tensor-to-affine,canonicalize,"
+        "func.func(affine-vectorize{reassoc=false virtual-vector-size=4}))",
+    )
+    text = str(module)
+    assert "vector.reduction <add>" not in text
+    assert "vector<4xf32>" in text and "vector<8xf32>" not in text
+
+
+def test_out_of_domain_width_is_an_error_naming_the_knob() -> None:
+    from mlc.pass_manager import PassError
+
+    key = _width_space(ELEMENTWISE)[0].key
+    with pytest.raises(
+        PassError, match=r"knob '.*/width' is outside its domain choice\[1, 4, 8, 16\]"
+    ):
+        mlc.compile(ELEMENTWISE, knobs={key: 3})
+
+
+def test_bad_virtual_vector_size_is_a_pass_error() -> None:
+    from mlc.pass_manager import PassError
+
+    with pytest.raises(PassError, match="virtual-vector-size must be 0 or a power of two"):
+        mlc.run_pipeline(
+            mlc.parse(ELEMENTWISE), "func.func(affine-vectorize{virtual-vector-size=6})"
+        )
+
+
+def test_unaligned_numpy_views_are_handled() -> None:
+    # Inputs offset by one float from an aligned buffer: the vector accesses are unaligned.
+    rng = np.random.default_rng(5)
+    n = 1001
+    raw = [rng.standard_normal(n + 1).astype(np.float32) for _ in range(3)]
+    a, b, c = (np.ascontiguousarray(r)[1:] for r in raw)
+    assert a.ctypes.data % 32 != 0
+    _check(ELEMENTWISE, [a, b, c], None)
