@@ -129,7 +129,10 @@ class CompiledModule:
     """The public functions of a compiled module, callable on NumPy arrays.
 
     `compiled["main"](x, w)` or `compiled.main(x, w)`; a function returns one array, or a tuple
-    when it has several results. Wrong arrays raise TypeError/ValueError naming the argument.
+    when it has several results. `compiled.main(x, w, out=y)` writes into the caller's array(s)
+    and returns them; otherwise large results come from `mlc.runtime.result_pool`, which
+    recycles the buffers of dropped results. Wrong arrays raise TypeError/ValueError naming the
+    argument (or `out`).
     """
 
     def __init__(self, jit: Any, llvm_ir: str, timings: dict[str, float]) -> None:
