@@ -24,14 +24,17 @@ func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<?xf32>) -> tens
 """
 
 ROWS = """
-func.func @main(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x?xf32>) {
+func.func @main(%x: tensor<?x?xf32>)
+    -> (tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x?xf32>) {
   %sm = graph.softmax %x {axis = 1 : i64} : (tensor<?x?xf32>) -> tensor<?x?xf32>
   %sum = graph.reduce_sum %x {axes = array<i64: 1>} : (tensor<?x?xf32>) -> tensor<?xf32>
   %max = graph.reduce_max %x {axes = array<i64: 1>} : (tensor<?x?xf32>) -> tensor<?xf32>
-  %mean = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %mean = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true}
+      : (tensor<?x?xf32>) -> tensor<?x1xf32>
   %d = graph.sub %x, %mean : (tensor<?x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
   %sq = graph.mul %d, %d : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
-  %var = graph.reduce_mean %sq {axes = array<i64: 1>, keepdims = true} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %var = graph.reduce_mean %sq {axes = array<i64: 1>, keepdims = true}
+      : (tensor<?x?xf32>) -> tensor<?x1xf32>
   %eps = graph.constant dense<1.0e-5> : tensor<f32>
   %ve = graph.add %var, %eps : (tensor<?x1xf32>, tensor<f32>) -> tensor<?x1xf32>
   %r = graph.rsqrt %ve : tensor<?x1xf32>
@@ -41,7 +44,8 @@ func.func @main(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?xf32>, tensor<
 """
 
 INTEGER = """
-func.func @main(%x: tensor<?x?xi32>, %y: tensor<?x?xi64>) -> (tensor<?xi32>, tensor<?xi32>, tensor<?x?xi64>) {
+func.func @main(%x: tensor<?x?xi32>, %y: tensor<?x?xi64>)
+    -> (tensor<?xi32>, tensor<?xi32>, tensor<?x?xi64>) {
   %s = graph.reduce_sum %x {axes = array<i64: 1>} : (tensor<?x?xi32>) -> tensor<?xi32>
   %m = graph.reduce_min %x {axes = array<i64: 1>} : (tensor<?x?xi32>) -> tensor<?xi32>
   %p = graph.mul %y, %y : (tensor<?x?xi64>, tensor<?x?xi64>) -> tensor<?x?xi64>
