@@ -1,0 +1,264 @@
+"""contraction-microkernel: compiled contractions (matmul, batched, transposed, conv2d) with their
+absorbed initializers and epilogues equal NumPy/the interpreter across shapes, edge tiles,
+dynamic dims and random legal knob configurations; thread counts do not change the bits."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import mlc
+import mlc.interp
+from mlc.knobs import KnobContext
+from mlc.lowering.microkernel import ORDERS, legal_tiles
+
+BEFORE = (
+    "graph-shape-inference,canonicalize,graph-fusion,cse,convert-graph-to-tensor,tensor-fusion,"
+    "canonicalize,cse,bufferize"
+)
+AFTER = (
+    "convert-tensor-to-affine,canonicalize,cse,convert-to-llvm,reconcile-unrealized-casts,"
+    "canonicalize,cse"
+)
+
+
+def _pipeline(vl: int) -> str:
+    return (
+        f"builtin.module({BEFORE},func.func(contraction-microkernel{{vector-width={vl}}}),{AFTER})"
+    )
+
+
+def _matmul(m: str, k: str, n: str, epilogue: str = "") -> str:
+    """`@main(a: MxK, b: KxN [, bias: N] [, res: MxN])` with an optional epilogue."""
+    a, b, c = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<{m}x{n}xf32>"
+    params = [f"%a: {a}", f"%b: {b}"]
+    body = [f"%0 = graph.matmul %a, %b : ({a}, {b}) -> {c}"]
+    last = "%0"
+    if "bias" in epilogue:
+        params.append(f"%bias: tensor<{n}xf32>")
+        body.append(f"%1 = graph.add %0, %bias : ({c}, tensor<{n}xf32>) -> {c}")
+        last = "%1"
+    if "relu" in epilogue:
+        body.append(f"%2 = graph.relu {last} : {c}")
+        last = "%2"
+    if "residual" in epilogue:
+        params.append(f"%res: {c}")
+        body.append(f"%3 = graph.add {last}, %res : ({c}, {c}) -> {c}")
+        last = "%3"
+    lines = "\n  ".join(body)
+    return f"func.func @main({', '.join(params)}) -> {c} {{\n  {lines}\n  return {last} : {c}\n}}\n"
+
+
+def _inputs(module: mlc.ir.core.Operation, dyn: dict[int, int], seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    fn = module.regions[0].blocks[0].first
+    out = []
+    for t in fn.get_attr("function_type").value.inputs:
+        shape = []
+        for i, d in enumerate(t.shape):
+            shape.append(dyn.get(i, 5) if d < 0 else d)
+        out.append(rng.standard_normal(shape).astype(np.float32))
+    return out
+
+
+def _check(
+    text: str,
+    dyn: dict[int, int] | None = None,
+    knobs: dict | None = None,
+    vl: int = 8,
+    threads: int = 1,
+    opt_level: int = 1,
+    seed: int = 0,
+) -> np.ndarray:
+    compiled = mlc.compile(
+        text, pipeline=_pipeline(vl), knobs=knobs, threads=threads, opt_level=opt_level
+    )
+    module = mlc.parse(text)
+    args = _inputs(module, dyn or {}, seed)
+    expected = mlc.interp.run(module, "main", *args)[0]
+    got = compiled.main(*args)
+    scale = max(1.0, float(np.abs(expected).max()))
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4 * scale)
+    return got  # type: ignore[no-any-return]
+
+
+def _after_pass(text: str, vl: int = 8, knobs: KnobContext | None = None) -> str:
+    module = mlc.parse(text)
+    mlc.run_pipeline(
+        module, f"builtin.module({BEFORE},func.func(contraction-microkernel{{vector-width={vl}}}))",
+        knobs,
+    )  # fmt: skip
+    return str(module)
+
+
+def _site(text: str, vl: int = 8) -> str:
+    ctx = KnobContext()
+    _after_pass(text, vl, ctx)
+    keys = {r.site for r in ctx.space() if r.pass_name == "contraction-microkernel"}
+    assert len(keys) == 1, keys
+    return keys.pop()
+
+
+# -- structure ----------------------------------------------------------------------------------
+
+
+def test_matmul_with_bias_relu_is_one_nest() -> None:
+    ir = _after_pass(_matmul("?", "20", "19", "bias,relu"))
+    assert "tensor.generic" not in ir  # fill, contraction, bias and relu all absorbed
+    assert "vector.fma" in ir and "iter_args" in ir and "arith.maximumf" in ir
+    assert ir.count("memref.alloc(") == ir.count("memref.dealloc")
+
+
+def test_non_contractions_are_left_alone() -> None:
+    text = """
+func.func @main(%x: tensor<8x16xf32>) -> tensor<8xf32> {
+  %0 = graph.reduce_sum %x {axes = array<i64: 1>} : (tensor<8x16xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+"""
+    ir = _after_pass(text)
+    assert "tensor.generic" in ir and "vector.fma" not in ir
+
+
+def test_knobs_are_listed_with_legal_domains() -> None:
+    ctx = KnobContext()
+    _after_pass(_matmul("64", "784", "512"), 16, ctx)
+    names = {r.name: r for r in ctx.space() if r.pass_name == "contraction-microkernel"}
+    assert set(names) == {"mr", "nr", "kc", "mc", "nc", "order", "parallel"}
+    mr, nr = names["mr"].value, names["nr"].value
+    assert (mr, nr) in legal_tiles(16)
+    assert names["mc"].value % mr == 0 and names["nc"].value % nr == 0
+
+
+def test_illegal_tile_is_an_error_naming_the_knob() -> None:
+    text = _matmul("16", "16", "16")
+    site = _site(text)
+    with pytest.raises(mlc.DiagnosticError, match="nr"):
+        mlc.compile(text, pipeline=_pipeline(8), knobs={f"{site}/mr": 8, f"{site}/nr": 32})
+
+
+# -- numerics -----------------------------------------------------------------------------------
+
+SHAPES = [
+    (1, 1, 1),
+    (1, 784, 512),
+    (3, 5, 7),
+    (17, 33, 29),
+    (64, 70, 48),
+    (6, 300, 16),
+    (37, 1, 41),
+]
+
+
+@pytest.mark.parametrize("vl", [8, 16])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_matmul_shapes(shape: tuple[int, int, int], vl: int) -> None:
+    m, k, n = shape
+    _check(_matmul(str(m), str(k), str(n)), vl=vl)
+
+
+def test_dynamic_dims_and_empty_k() -> None:
+    text = _matmul("?", "?", "?", "bias,relu")
+    for m, k, n in [(7, 13, 21), (1, 1, 1), (20, 0, 9), (0, 5, 3)]:
+        compiled = mlc.compile(text, pipeline=_pipeline(8), opt_level=1)
+        rng = np.random.default_rng(m * 100 + k)
+        a = rng.standard_normal((m, k)).astype(np.float32)
+        b = rng.standard_normal((k, n)).astype(np.float32)
+        bias = rng.standard_normal(n).astype(np.float32)
+        np.testing.assert_allclose(
+            compiled.main(a, b, bias), np.maximum(a @ b + bias, 0), rtol=1e-4, atol=1e-4
+        )
+
+
+@pytest.mark.parametrize("epilogue", ["bias", "bias,relu", "residual", "bias,relu,residual"])
+def test_epilogues(epilogue: str) -> None:
+    text = _matmul("?", "45", "37", epilogue)
+    assert "tensor.generic" not in _after_pass(text)
+    site = _site(text)
+    # Several kc blocks: the epilogue must wait for the last one.
+    _check(text, dyn={0: 23}, knobs={f"{site}/kc": 16})
+
+
+def test_batched_and_broadcast_batch_matmul() -> None:
+    text = """
+func.func @main(%a: tensor<3x?x20xf32>, %b: tensor<3x20x18xf32>, %c: tensor<20x18xf32>) -> tensor<3x?x18xf32> {
+  %0 = graph.matmul %a, %b : (tensor<3x?x20xf32>, tensor<3x20x18xf32>) -> tensor<3x?x18xf32>
+  %1 = graph.matmul %a, %c : (tensor<3x?x20xf32>, tensor<20x18xf32>) -> tensor<3x?x18xf32>
+  %2 = graph.add %0, %1 : (tensor<3x?x18xf32>, tensor<3x?x18xf32>) -> tensor<3x?x18xf32>
+  return %2 : tensor<3x?x18xf32>
+}
+"""  # noqa: E501
+    assert "vector.fma" in _after_pass(text)
+    _check(text, dyn={1: 11})
+
+
+def test_transposed_operands() -> None:
+    text = """
+func.func @main(%a: tensor<20x13xf32>, %b: tensor<17x20xf32>) -> tensor<13x17xf32> {
+  %at = graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<20x13xf32>) -> tensor<13x20xf32>
+  %bt = graph.transpose %b {perm = array<i64: 1, 0>} : (tensor<17x20xf32>) -> tensor<20x17xf32>
+  %0 = graph.matmul %at, %bt : (tensor<13x20xf32>, tensor<20x17xf32>) -> tensor<13x17xf32>
+  return %0 : tensor<13x17xf32>
+}
+"""
+    _check(text)
+
+
+def test_conv2d_implicit_gemm() -> None:
+    text = """
+func.func @main(%x: tensor<?x3x12x12xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<8xf32>) -> tensor<?x8x12x12xf32> {
+  %c = graph.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<?x3x12x12xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<?x8x12x12xf32>
+  %r = graph.relu %c : tensor<?x8x12x12xf32>
+  return %r : tensor<?x8x12x12xf32>
+}
+"""  # noqa: E501
+    assert "vector.fma" in _after_pass(text)
+    _check(text, dyn={0: 2})
+
+
+def _random_config(rng: random.Random, site: str, vl: int, batch: bool) -> dict:
+    mr, nr = rng.choice(legal_tiles(vl))
+    return {
+        f"{site}/mr": mr,
+        f"{site}/nr": nr,
+        f"{site}/kc": rng.choice([8, 16, 24, 64]),
+        f"{site}/mc": mr * rng.randint(1, 4),
+        f"{site}/nc": nr * rng.randint(1, 3),
+        f"{site}/order": rng.choice(ORDERS),
+        f"{site}/parallel": rng.choice(["none", "jc", "ic"] + (["batch"] if batch else [])),
+    }
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_legal_knobs(seed: int) -> None:
+    rng = random.Random(seed)
+    vl = rng.choice([8, 16])
+    text = _matmul("?", str(rng.randint(1, 70)), str(rng.randint(1, 70)), "bias,relu")
+    site = _site(text, vl)
+    knobs = _random_config(rng, site, vl, batch=False)
+    one = _check(text, dyn={0: rng.randint(1, 40)}, knobs=knobs, vl=vl, threads=1, seed=seed)
+    two = _check(text, dyn={0: one.shape[0]}, knobs=knobs, vl=vl, threads=2, seed=seed)
+    assert np.array_equal(one, two)
+
+
+@pytest.mark.parametrize("parallel", ["jc", "ic", "batch"])
+def test_threads_do_not_change_the_bits(parallel: str) -> None:
+    text = """
+func.func @main(%a: tensor<4x50x40xf32>, %b: tensor<4x40x70xf32>) -> tensor<4x50x70xf32> {
+  %0 = graph.matmul %a, %b : (tensor<4x50x40xf32>, tensor<4x40x70xf32>) -> tensor<4x50x70xf32>
+  return %0 : tensor<4x50x70xf32>
+}
+"""
+    site = _site(text)
+    knobs = {
+        f"{site}/parallel": parallel,
+        f"{site}/mr": 6,
+        f"{site}/nr": 8,
+        f"{site}/mc": 12,
+        f"{site}/nc": 16,
+        f"{site}/kc": 16,
+    }
+    results = [_check(text, knobs=knobs, threads=t) for t in (1, 2, 3)]
+    assert np.array_equal(results[0], results[1]) and np.array_equal(results[0], results[2])
