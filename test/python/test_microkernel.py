@@ -8,11 +8,11 @@ import random
 
 import numpy as np
 import pytest
+from mlc.lowering.microkernel import ORDERS, legal_tiles
 
 import mlc
 import mlc.interp
 from mlc.knobs import KnobContext
-from mlc.lowering.microkernel import ORDERS, legal_tiles
 
 BEFORE = (
     "graph-shape-inference,canonicalize,graph-fusion,cse,convert-graph-to-tensor,tensor-fusion,"
