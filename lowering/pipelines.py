@@ -22,9 +22,9 @@ class LowerToCPUPipeline(PassPipeline):
         pm.add_text(
             "graph-shape-inference,canonicalize,graph-matmul-reorder,graph-fusion,cse,"
             "convert-graph-to-tensor,canonicalize,cse,"
-            "bufferize,convert-tensor-to-affine,canonicalize,cse,"
+            "bufferize,contraction-microkernel,convert-tensor-to-affine,canonicalize,cse,"
             "affine-parallelize{threads-only=true},"
-            "affine-vectorize,canonicalize,cse,"
+            "affine-vectorize,math-polynomial-approximation,canonicalize,cse,"
             "convert-to-llvm,reconcile-unrealized-casts,canonicalize,cse,"
             "llvm-options"
         )
