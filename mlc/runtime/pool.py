@@ -28,7 +28,7 @@ __all__ = ["BufferPool", "PoolInfo", "default_pool", "size_class"]
 
 ALIGNMENT = 64  # bytes; every pooled result starts on this boundary
 _PAGE = 4096
-_DEFAULT_MIN_BYTES = 256 << 10
+_DEFAULT_MIN_BYTES = 4 << 20
 _DEFAULT_MAX_BYTES = 256 << 20
 
 
@@ -92,7 +92,7 @@ class BufferPool:
         self._max_bytes = self._check("max_bytes", max_bytes)
         self._min_bytes = self._check("min_bytes", min_bytes)
         self.hits = self.misses = self.released = self.evicted = 0
-        self.pooled_bytes = self.leased_bytes = 0
+        self.pooled_bytes = 0
         self._on_release = self._make_callback()
 
     @staticmethod
@@ -116,7 +116,8 @@ class BufferPool:
 
     @property
     def min_bytes(self) -> int:
-        """Smaller results are plain `np.empty` arrays (malloc reuses small blocks itself)."""
+        """Smaller results come from `fallback` (below glibc's largest mmap threshold, 32 MiB,
+        malloc reuses freed blocks itself; the pool pays where fresh pages would be faulted)."""
         return self._min_bytes
 
     @min_bytes.setter
@@ -150,7 +151,6 @@ class BufferPool:
         if entry is None:
             return
         _, buf, addr, size = entry
-        self.leased_bytes -= size
         self.released += 1
         if size > self._max_bytes:
             self.evicted += 1
@@ -179,7 +179,8 @@ class BufferPool:
             self.evicted += 1
 
     def _take(self, size: int) -> tuple[np.ndarray, int] | None:
-        self._drain()
+        if self._pending:
+            self._drain()
         bufs = self._free.get(size)
         if not bufs:
             self.misses += 1
@@ -212,9 +213,8 @@ class BufferPool:
             lease_type = self._lease_types[size] = ctypes.c_char * size
         lease = lease_type.from_address(addr)
         ref = weakref.ref(lease, self._on_release)
-        with self._lock:
-            self._leased[id(ref)] = (ref, buf, addr, size)
-            self.leased_bytes += size
+        # One dict store, atomic under the GIL: no lock (the callback pops it under the lock).
+        self._leased[id(ref)] = (ref, buf, addr, size)
         return np.ndarray(shape, dtype, lease)
 
     def info(self) -> PoolInfo:
@@ -226,7 +226,7 @@ class BufferPool:
                 self.released,
                 self.evicted,
                 self.pooled_bytes,
-                self.leased_bytes,
+                sum(e[3] for e in list(self._leased.values())),
                 self._max_bytes,
                 self._min_bytes,
             )
@@ -264,7 +264,7 @@ class BufferPool:
 
 def default_pool(fallback: Callable[[tuple[int, ...], np.dtype], np.ndarray]) -> BufferPool:
     """A pool sized by `MLC_POOL_MAX_BYTES` / `MLC_POOL_MIN_BYTES` (bytes; defaults 256 MiB and
-    256 KiB) that survives `fork()` (the child gets a fresh lock)."""
+    4 MiB) that survives `fork()` (the child gets a fresh lock)."""
     pool = BufferPool(
         _env_bytes("MLC_POOL_MAX_BYTES", _DEFAULT_MAX_BYTES),
         _env_bytes("MLC_POOL_MIN_BYTES", _DEFAULT_MIN_BYTES),
