@@ -361,8 +361,8 @@ class AffineUnrollPass(Pass):
             return
         for loop in _innermost_loops(op):
             trip = trip_count(loop)
-            if trip == 0:
-                continue
+            if trip == 0 or (self.unroll_full and trip is None):
+                continue  # full unrolling needs a constant trip count (as in MLIR)
             default = self.unroll_factor
             if trip is not None and (
                 (self.unroll_full or trip <= self.unroll_full_threshold) and trip <= MAX_FULL_UNROLL
