@@ -19,6 +19,7 @@ PASSES: dict[str, str] = {
     "graph-matmul-reorder": "graph_matmul_reorder:GraphMatmulReorderPass",
     "graph-fusion": "graph_fusion:GraphFusionPass",
     "tensor-fusion": "tensor_fusion:TensorFusionPass",
+    "affine-loop-fusion": "affine_loop_fusion:AffineLoopFusionPass",
     "math-polynomial-approximation": "math_approx:MathPolynomialApproximationPass",
     "affine-tile": "affine_tile:AffineTilePass",
     "affine-loop-tile": "affine_tile:AffineLoopTilePass",
