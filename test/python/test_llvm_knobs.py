@@ -1,0 +1,179 @@
+"""llvm-options: the LLVM-level knobs (opt level, fast-math, vectorizers, unroll threshold)
+reach the JIT through `mlc.compile`, each value compiles and runs correctly, and fast-math
+flags change the generated code."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from mlc.passes.llvm_options import FAST_MATH, SITE, UNROLL_THRESHOLDS
+
+import mlc
+from mlc.pass_manager import PassError
+
+PROGRAM = """
+func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<?xf32>)
+    -> (tensor<?xf32>, tensor<f32>) {
+  %0 = graph.mul %a, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %1 = graph.add %0, %c : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %2 = graph.reduce_sum %1 {axes = array<i64: 0>} : (tensor<?xf32>) -> tensor<f32>
+  return %1, %2 : tensor<?xf32>, tensor<f32>
+}
+"""
+
+SUM = """
+func.func @main(%a: tensor<?xf32>) -> tensor<f32> {
+  %0 = graph.reduce_sum %a {axes = array<i64: 0>} : (tensor<?xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+"""
+
+# The float sum left to LLVM: affine-vectorize may not reorder it (reassoc=false).
+SCALAR_SUM = (
+    "builtin.module(graph-shape-inference,canonicalize,convert-graph-to-tensor,canonicalize,cse,"
+    "bufferize,convert-tensor-to-affine,canonicalize,cse,"
+    "func.func(affine-vectorize{reassoc=false}),canonicalize,"
+    "convert-to-llvm,reconcile-unrealized-casts,canonicalize,cse,llvm-options)"
+)
+
+
+def _inputs(n: int = 1003) -> list[np.ndarray]:
+    rng = np.random.default_rng(n)
+    return [rng.standard_normal(n).astype(np.float32) for _ in range(3)]
+
+
+def _check(compiled: mlc.lowering.compile.CompiledModule) -> None:  # type: ignore[name-defined]
+    a, b, c = _inputs()
+    got, total = compiled.main(a, b, c)
+    want = a.astype(np.float64) * b + c
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(total, want.sum(), rtol=1e-4, atol=1e-3)
+
+
+def _key(name: str) -> str:
+    return f"{SITE}/{name}"
+
+
+def test_lower_to_cpu_records_the_defaults_at_one_module_site() -> None:
+    knobs = mlc.run_pipeline(mlc.parse(PROGRAM), "lower-to-cpu")
+    records = {r.name: r for r in knobs.space() if r.pass_name == "llvm-options"}
+    assert set(records) == {
+        "opt_level",
+        "fast_math",
+        "loop_vectorize",
+        "slp_vectorize",
+        "unroll_threshold",
+    }
+    assert all(r.site == SITE for r in records.values())
+    assert {n: r.default for n, r in records.items()} == {
+        "opt_level": 3,
+        "fast_math": "none",
+        "loop_vectorize": True,
+        "slp_vectorize": True,
+        "unroll_threshold": 300,
+    }
+    compiled = mlc.compile(PROGRAM)
+    opts = compiled.jit.options
+    assert (opts.opt_level, opts.fast_math, opts.unroll_threshold) == (3, None, 300)
+    assert opts.loop_vectorize and opts.slp_vectorize
+
+
+@pytest.mark.parametrize(
+    ("name", "values"),
+    [
+        ("opt_level", [0, 1, 2, 3]),
+        ("fast_math", list(FAST_MATH)),
+        ("loop_vectorize", [False, True]),
+        ("slp_vectorize", [False, True]),
+        ("unroll_threshold", list(UNROLL_THRESHOLDS)),
+    ],
+)
+def test_every_value_compiles_runs_and_reaches_the_jit(name: str, values: list) -> None:
+    for value in values:
+        compiled = mlc.compile(PROGRAM, knobs={_key(name): value})
+        _check(compiled)
+        got = getattr(compiled.jit.options, name)
+        assert got == (FAST_MATH[value] if name == "fast_math" else value)
+
+
+def test_unroll_default_follows_the_opt_level() -> None:
+    compiled = mlc.compile(PROGRAM, knobs={_key("opt_level"): 2})
+    assert compiled.jit.options.unroll_threshold == 150
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "domain"),
+    [
+        ("opt_level", 4, r"int\[0\.\.3\]"),
+        ("fast_math", "unsafe", r"choice\["),
+        ("loop_vectorize", 1, "bool"),
+        ("unroll_threshold", 299, r"choice\[0, 50"),
+    ],
+)
+def test_out_of_domain_values_name_the_knob(name: str, value: object, domain: str) -> None:
+    with pytest.raises(PassError, match=f"knob '{SITE}/{name}' is outside its domain {domain}"):
+        mlc.compile(PROGRAM, knobs={_key(name): value})
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ("opt-level=5", "opt-level must be 0, 1, 2 or 3"),
+        ("fast-math=ieee", "fast-math must be one of none, contract"),
+        ("unroll-threshold=7", "unroll-threshold must be -1 or one of 0, 50"),
+    ],
+)
+def test_bad_pass_options(options: str, message: str) -> None:
+    with pytest.raises(PassError, match=message):
+        mlc.run_pipeline(mlc.parse(PROGRAM), f"builtin.module(llvm-options{{{options}}})")
+
+
+def test_explicit_opt_level_argument_overrides_the_knob() -> None:
+    compiled = mlc.compile(PROGRAM, knobs={_key("opt_level"): 1}, opt_level=0)
+    assert compiled.jit.options.opt_level == 0
+    _check(compiled)
+
+
+def test_reassoc_lets_llvm_vectorize_a_float_sum() -> None:
+    vector_fadd = re.compile(r"= fadd [a-z ]*<\d+ x float>")
+    strict = mlc.compile(SUM, SCALAR_SUM, {_key("fast_math"): "none"})
+    loose = mlc.compile(SUM, SCALAR_SUM, {_key("fast_math"): "reassoc,contract"})
+    assert not vector_fadd.search(strict.jit.llvm_ir_optimized)
+    assert vector_fadd.search(loose.jit.llvm_ir_optimized)
+    assert "fadd reassoc contract" in loose.jit.llvm_ir_optimized
+    x = np.arange(1001, dtype=np.float32) / 7
+    assert strict.main(x) == np.float32(np.add.accumulate(x)[-1])  # the sequential order
+    np.testing.assert_allclose(loose.main(x), x.astype(np.float64).sum(), rtol=1e-5)
+
+
+def test_contract_fuses_multiply_add() -> None:
+    from mlc.runtime import host_target
+
+    if not host_target().has_feature("fma"):
+        pytest.skip("host without FMA")
+    pipeline = (
+        "builtin.module(graph-shape-inference,canonicalize,graph-fusion,convert-graph-to-tensor,"
+        "tensor-fusion,canonicalize,cse,bufferize,convert-tensor-to-affine,canonicalize,cse,"
+        "convert-to-llvm,reconcile-unrealized-casts,canonicalize,cse,llvm-options)"
+    )
+    plain = mlc.compile(PROGRAM, pipeline, {_key("fast_math"): "none"})
+    fused = mlc.compile(PROGRAM, pipeline, {_key("fast_math"): "contract"})
+    assert "vfmadd" not in plain.jit.asm() and "vfmadd" in fused.jit.asm()
+
+
+def test_mlc_opt_dump_knobs_lists_llvm_and_vectorizer_knobs(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    src = tmp_path / "p.mlir"
+    src.write_text(PROGRAM)
+    dump = tmp_path / "knobs.json"
+    cmd = [sys.executable, "-m", "mlc.tools.mlc_opt", str(src), "-p", "lower-to-cpu"]
+    subprocess.run([*cmd, f"--dump-knobs={dump}"], check=True, capture_output=True)
+    knobs = json.loads(dump.read_text())["knobs"]
+    names = {(k["pass"], k["knob"]) for k in knobs}
+    assert ("affine-vectorize", "width") in names and ("llvm-options", "fast_math") in names
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    assert 'mlc.llvm_options = {fast_math = "none"' in out
