@@ -23,6 +23,7 @@ class LowerToCPUPipeline(PassPipeline):
             "graph-shape-inference,canonicalize,graph-matmul-reorder,graph-fusion,cse,"
             "convert-graph-to-tensor,canonicalize,cse,"
             "bufferize,contraction-microkernel,convert-tensor-to-affine,canonicalize,cse,"
+            "affine-loop-fusion,"
             "affine-parallelize{threads-only=true},"
             "affine-vectorize,math-polynomial-approximation,canonicalize,cse,"
             "convert-to-llvm,reconcile-unrealized-casts,canonicalize,cse,"
