@@ -28,10 +28,10 @@ _CMPI = {n: i for i, n in enumerate(CMPI_PREDICATES)}
 LN2_HI = 0.693359375  # 9 significant bits: k * LN2_HI is exact for |k| < 2^15
 LN2_LO = -2.12194440e-4  # ln 2 - LN2_HI, rounded to f32
 LOG2E = 1.44269504088896341
-# Adding 1.5 * 2^23 rounds an f32 of magnitude < 2^22 to an integer (ties to even), and the
-# low bits of the sum's encoding are that integer plus 0x4B400000.
-ROUND_MAGIC = 12582912.0
-ROUND_MAGIC_BITS = 0x4B400000
+# fptosi(y + ROUND_BIAS + 0.5) - ROUND_BIAS rounds |y| < ROUND_BIAS to a nearest integer
+# (truncation of a positive number is its floor). Unlike the 1.5 * 2^23 trick, no fast-math
+# reassociation can fold it away (llvm-options may add `fast` to every float instruction).
+ROUND_BIAS = 256
 
 # e^r = 1 + r * (1 + r * P(r)) on [-ln2/2, ln2/2] (relative error of the fit 2^-28.3).
 EXP_P = (0.4999999403953552, 0.1666652113199234, 0.04166838899254799,
@@ -46,6 +46,8 @@ EXP2_Q = (0.6931471824645996, 0.24022647738456726, 0.055503323674201965,
 LOG_P = (0.3333333134651184, -0.2500081956386566, 0.20001226663589478, -0.16623356938362122,
          0.14201757311820984, -0.13160182535648346, 0.1276158094406128,
          -0.07634498924016953)  # fmt: skip
+# The f32 range of 1 + f (rounded inwards) where log1p(f) is the polynomial directly.
+LOG1P_NEAR0 = (-0.2928932011127472, 0.41421353816986084)
 # tanh(x) = x + x^3 * P(x^2) on [0, 0.55] (2^-29.8); beyond, 1 - 2 / (e^(2|x|) + 1).
 TANH_SMALL = 0.55
 TANH_P = (-0.33333316445350647, 0.13332585990428925, -0.05385230854153633,
@@ -174,11 +176,16 @@ class _Emitter:
 
 
 def _round_to_int(e: _Emitter, y: Value) -> tuple[Value, Value]:
-    """(float, i32) nearest integer of `y` (|y| < 2^22) by the 1.5 * 2^23 rounding trick."""
-    t = e.add(y, e.f(ROUND_MAGIC))
-    kf = e.sub(t, e.f(ROUND_MAGIC))
-    k = e.iop(arith.SubIOp, e.bits(t), e.i(ROUND_MAGIC_BITS))
-    return kf, k
+    """(float, i32) nearest integer of `y`, |y| < ROUND_BIAS. NaN gives poison (fptosi): the
+    callers select their NaN result last."""
+    k = e._new(arith.FPToSIOp, [e.add(y, e.f(ROUND_BIAS + 0.5))], e.it)
+    k = e.iop(arith.SubIOp, k, e.i(ROUND_BIAS))
+    return e.sitofp(k), k
+
+
+def _nan_guard(e: _Emitter, x: Value, res: Value) -> Value:
+    """`res`, or x where x is NaN (res is poison there)."""
+    return e.select(e.cmpf("uno", x, x), x, res)
 
 
 def _scale(e: _Emitter, p: Value, k: Value) -> Value:
@@ -201,15 +208,15 @@ def approx_exp(e: _Emitter, x: Value) -> Value:
     r, k = _exp_reduce(e, e.clamp(x, -104.0, 88.8))
     p = e.fma(e.poly(r, EXP_P), r, e.f(1.0))
     p = e.fma(p, r, e.f(1.0))
-    return _scale(e, p, k)
+    return _nan_guard(e, x, _scale(e, p, k))
 
 
 def approx_exp2(e: _Emitter, x: Value) -> Value:
-    x = e.clamp(x, -152.0, 129.0)
-    kf, k = _round_to_int(e, x)
-    r = e.sub(x, kf)  # exact
+    xc = e.clamp(x, -152.0, 129.0)
+    kf, k = _round_to_int(e, xc)
+    r = e.sub(xc, kf)  # exact
     p = e.fma(e.poly(r, EXP2_Q), r, e.f(1.0))
-    return _scale(e, p, k)
+    return _nan_guard(e, x, _scale(e, p, k))
 
 
 def approx_expm1(e: _Emitter, x: Value) -> Value:
@@ -225,7 +232,7 @@ def approx_expm1(e: _Emitter, x: Value) -> Value:
     big = e.mul(e.mul(e.add(em, e.f(1.0)), half), e.f(2.0))
     res = e.select(e.cmpi("sgt", k, e.i(24)), big, small)
     # expm1(+-0) = +-0 (the sum above would give +0 for -0).
-    return e.select(e.cmpf("oeq", x, e.f(0.0)), x, res)
+    return _nan_guard(e, x, e.select(e.cmpf("oeq", x, e.f(0.0)), x, res))
 
 
 def _log_reduce(e: _Emitter, x: Value, subnormals: bool) -> tuple[Value, Value]:
@@ -297,9 +304,12 @@ def approx_log10(e: _Emitter, x: Value) -> Value:
 
 
 def approx_log1p(e: _Emitter, x: Value) -> Value:
-    # log1p(x) = log(u) + log(1 + c/u) ~ log(u) + c/u for u = fl(1 + x) and c = (1 + x) - u,
-    # computed exactly (Sterbenz) on either side of 2.
+    # In the reduced range the polynomial is log1p itself. Elsewhere log1p(x) = log(u) +
+    # log(1 + c/u) ~ log(u) + c/u for u = fl(1 + x) and c = (1 + x) - u, exact (Sterbenz) on
+    # either side of 2; there |c/u| is below an ulp of the result, so a fast-math
+    # reassociation that folds c to 0 costs at most about an ulp.
     one = e.f(1.0)
+    near0 = e.add(x, _log1p_tail(e, x))
     u = e.add(x, one)
     f, k = _log_reduce(e, u, False)
     kf = e.sitofp(k)
@@ -307,8 +317,11 @@ def approx_log1p(e: _Emitter, x: Value) -> Value:
     c_small = e.sub(x, e.sub(u, one))
     c = e.div(e.select(e.cmpf("oge", u, e.f(2.0)), c_big, c_small), u)
     lo = e.fma(kf, e.f(LN2_LO), e.add(_log1p_tail(e, f), c))
-    res = e.fma(kf, e.f(LN2_HI), e.add(f, lo))
-    res = e.select(e.cmpf("oeq", x, e.f(0.0)), x, res)  # +-0 and its sign
+    far = e.fma(kf, e.f(LN2_HI), e.add(f, lo))
+    lo_end, hi_end = LOG1P_NEAR0
+    inside = e.cmpf("oge", x, e.f(lo_end))
+    inside = e._new(arith.AndIOp, [inside, e.cmpf("ole", x, e.f(hi_end))], e.bt)
+    res = e.select(inside, near0, far)
     return _log_specials(e, x, res, -1.0)
 
 
