@@ -459,6 +459,8 @@ class DependenceInfo:
                         dirs[k] &= EQ
                         if not dirs[k]:
                             return None
+        if not _refine_tiles(ivs, common, owner_loop, dirs):
+            return None
         # Report a dependence that certainly runs backwards from the destination's side.
         for d in dirs:
             if d == GT:
@@ -623,6 +625,54 @@ class DependenceInfo:
                 if si & LT and any(sj & GT for j, sj in enumerate(sets) if j != i):
                     return False
         return True
+
+
+def _tile_of(loop: Operation) -> tuple[Value, int] | None:
+    """(tile iv, span) when `loop` is a point loop `tile to min(tile + span, ...)`."""
+    if type(loop) is not AF.ForOp:
+        return None
+    lb, ub = loop.lower_bound_map, loop.upper_bound_map
+    if lb.num_results != 1 or lb.num_dims < 1 or lb.results[0] is not AffineDimExpr(0):
+        return None
+    tile = loop.lowerBoundOperands[0]
+    ub_ops = loop.upperBoundOperands
+    if not ub_ops or ub_ops[0] is not tile or ub.num_dims < 1:
+        return None
+    first = ub.results[0]
+    if type(first) is not AffineBinaryExpr or first.kind != "add":
+        return None
+    if first.lhs is not AffineDimExpr(0) or type(first.rhs) is not AffineConstantExpr:
+        return None
+    return tile, first.rhs.value
+
+
+def _refine_tiles(
+    ivs: list[Value], common: list[Operation], owner_loop: list[int], dirs: list[int]
+) -> bool:
+    """Couple the directions of a tile loop and its point loop (the point loop's range lies
+    inside the tile's step): equal points mean equal tiles; different tiles order the points
+    the same way. False when that leaves no direction."""
+    index = {iv: k for k, iv in enumerate(ivs)}
+    for k in range(len(ivs)):
+        loop = common[owner_loop[k]]
+        if type(loop) is not AF.ForOp:
+            continue
+        found = _tile_of(loop)
+        if found is None:
+            continue
+        t = index.get(found[0])
+        if t is None:
+            continue
+        owner = common[owner_loop[t]]
+        step = owner.step_value if type(owner) is AF.ForOp else None
+        if step is None or found[1] > step:
+            continue
+        dirs[t] &= EQ | (dirs[k] & (LT | GT))
+        if not dirs[t] & EQ:
+            dirs[k] &= dirs[t]
+        if not dirs[t] or not dirs[k]:
+            return False
+    return True
 
 
 def _outer_dirs(dep: Dependence, first: Operation) -> list[tuple[Operation, int]]:

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from mlc.dialects import affine as AF
 from mlc.dialects.arith import AtomicRMWKindAttr
-from mlc.passes.affine_dependence import REDUCTION_COMBINERS, DependenceInfo
+from mlc.passes.affine_dependence import (
+    REDUCTION_COMBINERS,
+    DependenceInfo,
+    permutation_violation,
+)
+from mlc.passes.affine_interchange import permute_nest
 from mlc.passes.affine_tile import tile_perfect_nest
 
 from mlc.ir import attributes as A
@@ -140,6 +145,28 @@ def _trip(op: Operation) -> int:
     return n
 
 
+def _hoist_outermost(loop: Operation) -> bool:
+    """Move `loop` outside the sequential loops it is perfectly nested in, when the
+    dependences allow it (one thread-pool call for the nest instead of one per iteration of
+    the outer loops: a column reduction runs over column chunks in parallel)."""
+    chain = [loop]
+    while True:
+        parent = chain[0].parent_op
+        if type(parent) is not AF.ForOp or parent.results:
+            break
+        body = [o for o in parent.regions[0].blocks[0] if type(o) is not AF.YieldOp]
+        if body != [chain[0]]:
+            break
+        chain.insert(0, parent)
+    if len(chain) == 1:
+        return False
+    perm = (len(chain) - 1, *range(len(chain) - 1))
+    if permutation_violation(chain, perm) is not None:
+        return False
+    permute_nest(chain, perm)
+    return True
+
+
 class AffineParallelizePass(Pass):
     """Convert parallel affine.for loops to affine.parallel; pick the loops run on threads.
 
@@ -157,7 +184,9 @@ class AffineParallelizePass(Pass):
     `mlc_parallel_for`); a refused loop passes the offer to the parallel loops inside it.
     Only one loop per path is marked, so parallelism never nests. Knob `chunk` (power of
     two, innermost marked loops only; default 1024) strip-mines the marked loop so each
-    parallel iteration runs that many consecutive iterations in an inner affine.for.
+    parallel iteration runs that many consecutive iterations in an inner affine.for. Knob
+    `hoist` (default: yes) moves a marked affine.for (or its chunk loop) outside the
+    sequential loops it is perfectly nested in, when the dependences allow the interchange.
     """
 
     name = "affine-parallelize"
@@ -169,6 +198,7 @@ class AffineParallelizePass(Pass):
     knobs = (
         KnobDecl("threads", "bool", "Run this parallel loop on the thread pool"),
         KnobDecl("chunk", "pow2", "Consecutive iterations per parallel iteration (innermost)"),
+        KnobDecl("hoist", "bool", "Move the thread loop outside the sequential loops around it"),
     )
     num_parallel = Statistic("num-parallel", "Number of affine.for loops made affine.parallel")
     num_threaded = Statistic("num-threaded", "Number of loops marked mlc.parallel")
@@ -236,6 +266,8 @@ class AffineParallelizePass(Pass):
             tiles = tile_perfect_nest([loop], [chunk]) if chunk > 1 else []
             if tiles:
                 loop = tiles[0]  # each of its iterations runs one chunk
+        if type(loop) is AF.ForOp and ctx.knob(loop, "hoist", Bool(), True):
+            _hoist_outermost(loop)
         if type(loop) is AF.ForOp:
             loop = for_to_parallel(loop)
             self.num_parallel += 1
