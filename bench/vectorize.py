@@ -1,0 +1,199 @@
+"""affine-vectorize: fused elementwise kernels and row reductions, mlc default vs vectorizer
+off vs NumPy, and each kernel's bandwidth as a share of the triad's (all in one run).
+
+    python bench/vectorize.py                 # 10M elements, 4096x1024 rows, best of 7
+    python bench/vectorize.py --quick         # 1M elements, 512x1024 rows, best of 3
+
+Bandwidth = bytes the kernel must move (each input read once, each output written once) /
+time. The bound is the triad `a = b + s*c` compiled by mlc into a preallocated output (`out=`,
+so no allocation is timed; 12 bytes per element); NumPy's triad is shown too, timed as
+`np.multiply(c, s, out=t); np.add(b, t, out=a)` (two passes: 20 bytes per element of traffic
+for 12 useful, so it is not the bound). mlc runs outer parallel loops on its thread pool
+(`--threads`, default: every core); NumPy runs on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import mlc
+
+TRIAD = """
+func.func @main(%b: tensor<?xf32>, %c: tensor<?xf32>) -> tensor<?xf32> {
+  %s = graph.constant dense<3.0> : tensor<f32>
+  %0 = graph.mul %s, %c : (tensor<f32>, tensor<?xf32>) -> tensor<?xf32>
+  %1 = graph.add %b, %0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %1 : tensor<?xf32>
+}
+"""
+
+AXPBY = """
+func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<?xf32>) -> tensor<?xf32> {
+  %s = graph.constant dense<3.0> : tensor<f32>
+  %0 = graph.mul %s, %b : (tensor<f32>, tensor<?xf32>) -> tensor<?xf32>
+  %1 = graph.add %a, %0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %2 = graph.mul %1, %c : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %2 : tensor<?xf32>
+}
+"""
+
+EXP_RELU = """
+func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = graph.exp %a : tensor<?xf32>
+  %1 = graph.mul %0, %b : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %2 = graph.sub %c, %a : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %3 = graph.relu %2 : tensor<?xf32>
+  %4 = graph.add %1, %3 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %4 : tensor<?xf32>
+}
+"""
+
+SOFTMAX = """
+func.func @main(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
+  %0 = graph.softmax %x {axis = 1 : i64} : (tensor<?x1024xf32>) -> tensor<?x1024xf32>
+  return %0 : tensor<?x1024xf32>
+}
+"""
+
+LAYERNORM = """
+func.func @main(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
+  %mean = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true}
+      : (tensor<?x1024xf32>) -> tensor<?x1xf32>
+  %d = graph.sub %x, %mean : (tensor<?x1024xf32>, tensor<?x1xf32>) -> tensor<?x1024xf32>
+  %sq = graph.mul %d, %d : (tensor<?x1024xf32>, tensor<?x1024xf32>) -> tensor<?x1024xf32>
+  %var = graph.reduce_mean %sq {axes = array<i64: 1>, keepdims = true}
+      : (tensor<?x1024xf32>) -> tensor<?x1xf32>
+  %eps = graph.constant dense<1.0e-5> : tensor<f32>
+  %ve = graph.add %var, %eps : (tensor<?x1xf32>, tensor<f32>) -> tensor<?x1xf32>
+  %r = graph.rsqrt %ve : tensor<?x1xf32>
+  %y = graph.mul %d, %r : (tensor<?x1024xf32>, tensor<?x1xf32>) -> tensor<?x1024xf32>
+  return %y : tensor<?x1024xf32>
+}
+"""
+
+ROW_SUM = """
+func.func @main(%x: tensor<?x1024xf32>) -> tensor<?xf32> {
+  %0 = graph.reduce_sum %x {axes = array<i64: 1>} : (tensor<?x1024xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+"""
+
+ROW_MAX = """
+func.func @main(%x: tensor<?x1024xf32>) -> tensor<?xf32> {
+  %0 = graph.reduce_max %x {axes = array<i64: 1>} : (tensor<?x1024xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+"""
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _layernorm(x: np.ndarray) -> np.ndarray:
+    d = x - x.mean(axis=1, keepdims=True)
+    return d / np.sqrt((d * d).mean(axis=1, keepdims=True) + np.float32(1e-5))
+
+
+def _best(fn: Callable[[], Any], repeat: int) -> float:
+    fn()  # warm-up (page faults of fresh outputs, thread pool start)
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _scalar_config(text: str) -> dict[str, int]:
+    """Every affine-vectorize width knob at 1: the vectorizer off (LLVM's own still runs)."""
+    knobs = mlc.run_pipeline(mlc.parse(text), "lower-to-cpu")
+    return {
+        r.key: 1 for r in knobs.space() if r.pass_name == "affine-vectorize" and r.name == "width"
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="small sizes, best of 3")
+    p.add_argument("--repeat", type=int, default=None, help="runs per measurement (best of)")
+    p.add_argument("--threads", type=int, default=None, help="mlc worker threads")
+    args = p.parse_args(argv)
+    n = 1_000_000 if args.quick else 10_000_000
+    rows = 512 if args.quick else 4096
+    repeat = args.repeat or (3 if args.quick else 7)
+    rng = np.random.default_rng(0)
+    a, b, c = (rng.standard_normal(n).astype(np.float32) for _ in range(3))
+    x = rng.standard_normal((rows, 1024)).astype(np.float32)
+
+    triad = mlc.compile(TRIAD, threads=args.threads)
+    out = np.empty(n, np.float32)
+    tmp = np.empty(n, np.float32)
+    t_triad = _best(lambda: triad.main(b, c, out=out), repeat)
+    assert np.allclose(out, b + np.float32(3) * c)
+    bw_triad = 12 * n / t_triad
+
+    def np_triad() -> None:
+        np.multiply(c, np.float32(3), out=tmp)
+        np.add(b, tmp, out=out)
+
+    t_np_triad = _best(np_triad, repeat)
+    print(
+        f"machine: {os.cpu_count()} cores; mlc threads: {args.threads or 'all'}; best of {repeat}"
+    )
+    print(
+        f"triad a = b + 3c, n={n}: mlc (out=) {t_triad * 1e3:.2f} ms = {bw_triad / 1e9:.1f} GB/s "
+        f"(the bound); numpy two passes {t_np_triad * 1e3:.2f} ms = "
+        f"{12 * n / t_np_triad / 1e9:.1f} GB/s useful"
+    )
+
+    elem = 4 * n
+    cases: list[tuple[str, str, tuple[np.ndarray, ...], Callable[[], Any], int]] = [
+        ("(a + 3b) * c", AXPBY, (a, b, c), lambda: (a + np.float32(3) * b) * c, 4 * elem),
+        (
+            "exp(a)*b + relu(c - a)",
+            EXP_RELU,
+            (a, b, c),
+            lambda: np.exp(a) * b + np.maximum(c - a, 0),
+            4 * elem,
+        ),
+        ("softmax rows", SOFTMAX, (x,), lambda: _softmax(x), 2 * x.nbytes),
+        ("layernorm rows", LAYERNORM, (x,), lambda: _layernorm(x), 2 * x.nbytes),
+        ("row sum", ROW_SUM, (x,), lambda: x.sum(axis=1), x.nbytes + 4 * rows),
+        ("row max", ROW_MAX, (x,), lambda: x.max(axis=1), x.nbytes + 4 * rows),
+    ]
+    header = (
+        f"{'kernel':24} {'mlc ms':>8} {'novec ms':>9} {'numpy ms':>9} {'vec gain':>9} "
+        f"{'vs numpy':>9} {'GB/s':>6} {'% triad':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    for name, text, inputs, reference, nbytes in cases:
+        fast = mlc.compile(text, threads=args.threads)
+        slow = mlc.compile(text, knobs=_scalar_config(text), threads=args.threads)
+        want = reference()
+        for compiled in (fast, slow):
+            got = compiled.main(*inputs)
+            np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-3)
+        t_fast = _best(lambda: fast.main(*inputs), repeat)  # noqa: B023 - used right away
+        t_slow = _best(lambda: slow.main(*inputs), repeat)  # noqa: B023
+        t_np = _best(reference, repeat)
+        bw = nbytes / t_fast
+        print(
+            f"{name:24} {t_fast * 1e3:8.2f} {t_slow * 1e3:9.2f} {t_np * 1e3:9.2f} "
+            f"{t_slow / t_fast:8.2f}x {t_np / t_fast:8.2f}x {bw / 1e9:6.1f} "
+            f"{100 * bw / bw_triad:7.0f}%"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
