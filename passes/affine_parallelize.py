@@ -145,10 +145,9 @@ def _trip(op: Operation) -> int:
     return n
 
 
-def _hoist_outermost(loop: Operation) -> bool:
-    """Move `loop` outside the sequential loops it is perfectly nested in, when the
-    dependences allow it (one thread-pool call for the nest instead of one per iteration of
-    the outer loops: a column reduction runs over column chunks in parallel)."""
+def _hoist_chain(loop: Operation) -> list[Operation]:
+    """The loops `loop` is perfectly nested in (outermost first, `loop` last) when moving it
+    outermost is legal, else `[loop]`."""
     chain = [loop]
     while True:
         parent = chain[0].parent_op
@@ -159,11 +158,19 @@ def _hoist_outermost(loop: Operation) -> bool:
             break
         chain.insert(0, parent)
     if len(chain) == 1:
-        return False
+        return chain
     perm = (len(chain) - 1, *range(len(chain) - 1))
-    if permutation_violation(chain, perm) is not None:
+    return chain if permutation_violation(chain, perm) is None else [loop]
+
+
+def _hoist_outermost(loop: Operation) -> bool:
+    """Move `loop` outside the sequential loops it is perfectly nested in, when the
+    dependences allow it (one thread-pool call for the nest instead of one per iteration of
+    the outer loops: a column reduction runs over column chunks in parallel)."""
+    chain = _hoist_chain(loop)
+    if len(chain) == 1:
         return False
-    permute_nest(chain, perm)
+    permute_nest(chain, (len(chain) - 1, *range(len(chain) - 1)))
     return True
 
 
@@ -179,8 +186,8 @@ class AffineParallelizePass(Pass):
 
     Then, in each loop nest without an `mlc.parallel` loop, the outermost result-less
     parallel loops are offered to the thread pool: knob `threads` (bool, at that loop;
-    default: when the nest's estimated work is at least `min-work` and the trip count is at
-    least 2) marks the loop `mlc.parallel` (convert-to-llvm runs it through
+    default: when the estimated work of one pool call is at least `min-work` and the trip
+    count is at least 2) marks the loop `mlc.parallel` (convert-to-llvm runs it through
     `mlc_parallel_for`); a refused loop passes the offer to the parallel loops inside it.
     Only one loop per path is marked, so parallelism never nests. Knob `chunk` (power of
     two, innermost marked loops only; default 1024) strip-mines the marked loop so each
@@ -222,7 +229,7 @@ class AffineParallelizePass(Pass):
                         self.num_parallel += 1
                         if top is lp:
                             top = new
-            self._offer(top, ctx, info, set(parallel), self.min_work <= _work(top))
+            self._offer(top, ctx, info, set(parallel))
 
     def _parallel_loops(self, top: Operation, info: DependenceInfo) -> list[Operation]:
         out = []
@@ -235,15 +242,19 @@ class AffineParallelizePass(Pass):
                 out.append(lp)
         return out
 
-    def _offer(
-        self, op: Operation, ctx: PassContext, info: DependenceInfo, parallel: set, big: bool
-    ) -> None:
-        """Offer the outermost thread candidates under (and including) `op` the thread pool."""
+    def _offer(self, op: Operation, ctx: PassContext, info: DependenceInfo, parallel: set) -> None:
+        """Offer the outermost thread candidates under (and including) `op` the thread pool.
+
+        The default is yes when one pool call would get at least `min-work`: the loop's own
+        work, or the work of the nest it can be hoisted out of.
+        """
         is_candidate = (type(op) is AF.ParallelOp and not op.results and _trip(op) != 0) or (
             type(op) is AF.ForOp and op in parallel and not op.results
         )
         if is_candidate:
             trip = _trip(op)
+            chain = _hoist_chain(op) if type(op) is AF.ForOp else [op]
+            big = _work(chain[0]) >= self.min_work
             if ctx.knob(op, "threads", Bool(), big and trip >= 2):
                 self._mark(op, ctx)
                 return
@@ -251,7 +262,7 @@ class AffineParallelizePass(Pass):
             for block in region.blocks:
                 for child in list(block):
                     if child.regions:
-                        self._offer(child, ctx, info, parallel, big)
+                        self._offer(child, ctx, info, parallel)
 
     def _mark(self, loop: Operation, ctx: PassContext) -> None:
         innermost = not any(

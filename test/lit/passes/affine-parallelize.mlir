@@ -144,3 +144,27 @@ func.func @vector_add(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// A column reduction: the row loop carries the accumulation, the column loop is parallel.
+// Its chunk loop is hoisted outside the row loop (legal: each column is accumulated by one
+// thread in row order), so one pool call covers the nest instead of one per row.
+// THREADS-LABEL: func.func @column_sum
+// THREADS: affine.parallel (%[[C:.+]]) = (0) to (2048) step (1024) {
+// THREADS-NEXT: affine.for %[[I:.+]] = 0 to 2048 {
+// THREADS-NEXT: affine.for %[[J:.+]] = #{{.+}}(%[[C]]) to #{{.+}}(%[[C]]) {
+// THREADS-NEXT: affine.load %{{.+}}[%[[I]], %[[J]]]
+// THREADS: } {mlc.parallel}
+func.func @column_sum(%X: memref<2048x2048xf32>) {
+  %S = memref.alloc() : memref<2048xf32>
+  affine.for %i = 0 to 2048 {
+    affine.for %j = 0 to 2048 {
+      %x = affine.load %X[%i, %j] : memref<2048x2048xf32>
+      %s = affine.load %S[%j] : memref<2048xf32>
+      %t = arith.addf %x, %s : f32
+      affine.store %t, %S[%j] : memref<2048xf32>
+    }
+  }
+  return
+}
