@@ -18,7 +18,7 @@ from mlc.dialects import memref as MR
 
 from mlc.interfaces import get_effects
 from mlc.ir import attributes as A
-from mlc.ir.affine import AffineDimExpr, AffineMap
+from mlc.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from mlc.ir.core import Block, BlockArgument, Operation, Value
 from mlc.knobs import Bool
 from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
@@ -183,6 +183,8 @@ def _movable_before(op: Operation, host: Summary) -> bool:
         return False
     if op.name in _ACCESS:
         base = _memref_of(op)
+        if not _distinct_base(base):
+            return False
         entry = host.bases.get(base)
         return entry is None or (not _ACCESS[op.name] and not entry[0])
     if op.name in _FRESH:
@@ -200,7 +202,9 @@ class AffineLoopFusionPass(Pass):
     the same iteration of the first wrote). Ops between the two move out of the way when that
     is safe (pure ops, allocations, accesses to memrefs the first loop does not touch, before it;
     deallocations after it). Then the bodies of the fused loops are fused the same way, one level
-    deeper. Nests with vector ops, affine.parallel, unknown memory effects or a contraction
+    deeper. Accesses through memref.reinterpret_cast views that only add or drop unit dims
+    (bufferized keepdims reductions) are first rewritten to access the viewed memref. Nests
+    with vector ops, affine.parallel, unknown memory effects or a contraction
     (matmul/convolution: contraction-microkernel owns their epilogues) are left alone.
 
     Each candidate pair is a knob `fuse` (site: the second loop), defaulting to true when the
@@ -229,6 +233,8 @@ class AffineLoopFusionPass(Pass):
     num_private = Statistic("num-private", "Number of intermediates shrunk to a private buffer")
 
     def run(self, op: Operation, ctx: PassContext) -> None:
+        for cast in [o for o in op.walk() if o.name == "memref.reinterpret_cast"]:
+            fold_unit_dim_view(cast)
         for region in op.regions:
             for block in region.blocks:
                 self._fuse_block(block, ctx)
@@ -307,6 +313,62 @@ class AffineLoopFusionPass(Pass):
         hs.merge(ls)
         self.num_fused += 1
         return True
+
+
+def _same_size(src: Value, pos: int, size: Value) -> bool:
+    """`size` is dim `pos` of `src` (a memref.dim of it, or its allocation's size operand)."""
+    d = size.defining_op()
+    if d is not None and d.name == "memref.dim" and d._operands[0].value is src:
+        c = d._operands[1].value.defining_op()
+        value = c.get_attr("value") if c is not None and c.name == "arith.constant" else None
+        return value is not None and value.value == pos  # type: ignore[attr-defined]
+    alloc = src.defining_op()
+    if alloc is None or alloc.name not in _FRESH:
+        return False
+    k = sum(1 for d in src.type.shape[:pos] if d == A.DYNAMIC)  # type: ignore[attr-defined]
+    return alloc._operands[k].value is size
+
+
+def fold_unit_dim_view(cast: Operation) -> bool:
+    """Rewrite the affine accesses through `cast`, a memref.reinterpret_cast that only adds or
+    drops unit dims of an identity-layout memref (bufferized keepdims reductions), into
+    accesses of its source, so the loops see one memref instead of two names for it."""
+    src = cast._operands[0].value
+    st, rt = src.type, cast.results[0].type
+    if type(st) is not A.MemRefType or type(rt) is not A.MemRefType:
+        return False
+    if st.layout is not None or rt.layout is not None or st.memory_space is not rt.memory_space:
+        return False
+    if list(cast.get_attr("static_offsets").values) != [0]:  # type: ignore[union-attr]
+        return False
+    src_dims = [i for i, d in enumerate(st.shape) if d != 1]
+    res_dims = [i for i, d in enumerate(rt.shape) if d != 1]
+    if len(src_dims) != len(res_dims):
+        return False
+    dyn_sizes = list(cast.sizes)  # type: ignore[attr-defined]
+    for i, j in zip(src_dims, res_dims):
+        if (st.shape[i] == A.DYNAMIC) != (rt.shape[j] == A.DYNAMIC):
+            return False
+        if st.shape[i] == A.DYNAMIC:
+            k = sum(1 for d in rt.shape[:j] if d == A.DYNAMIC)
+            if not _same_size(src, i, dyn_sizes[k]):
+                return False
+        elif st.shape[i] != rt.shape[j]:
+            return False
+    users = [u.owner for u in cast.results[0].uses]
+    if any(u.name not in _ACCESS or _memref_of(u) is not cast.results[0] for u in users):
+        return False
+    to_res = dict(zip(src_dims, res_dims))
+    for acc in users:
+        amap = acc.get_attr("map").value  # type: ignore[union-attr]
+        results = [
+            amap.results[to_res[i]] if i in to_res else AffineConstantExpr(0)
+            for i in range(len(st.shape))
+        ]
+        acc.set_attr("map", A.AffineMapAttr(AffineMap(amap.num_dims, amap.num_symbols, results)))
+        acc.set_operand(1 if _ACCESS[acc.name] else 0, src)
+    cast.erase()
+    return True
 
 
 def _append_body(host: Operation, loop: Operation) -> None:
