@@ -83,9 +83,9 @@ def bench_speed(sizes: list[int], repeat: int) -> None:
                 x = np.abs(x) + np.float32(1e-3)
             want = ref(x)
             np.testing.assert_allclose(fast(x), want, rtol=2e-5, atol=1e-6)
-            t_fast = best_time(lambda: fast(x), repeat)
-            t_libm = best_time(lambda: libm(x), repeat)
-            t_np = best_time(lambda: ref(x), repeat)
+            t_fast = best_time(lambda f=fast, x=x: f(x), repeat)  # type: ignore[misc]
+            t_libm = best_time(lambda f=libm, x=x: f(x), repeat)  # type: ignore[misc]
+            t_np = best_time(lambda f=ref, x=x: f(x), repeat)  # type: ignore[misc]
             print(
                 f"{op:8} {n:>11,} {t_fast * 1e3:8.2f}ms {t_libm * 1e3:8.2f}ms {t_np * 1e3:8.2f}ms "
                 f"{t_fast / t_np:10.2f} {t_libm / t_np:8.2f}"
@@ -114,6 +114,7 @@ REFERENCE = {
 def bench_accuracy(step: int) -> None:
     from mlc.lowering.to_llvm import lower_module
     from mlc.lowering.translate import translate_module
+
     from mlc.runtime import ArgSpec, Signature, compile_llvm_ir
 
     print(f"== max error in f32 ulps vs float64, every {step}th f32 bit pattern ==")
