@@ -87,3 +87,61 @@ func.func @main(%v: tensor<8xf32>) -> tensor<8xf32> {
     assert generics(module) == before
     v = np.arange(8, dtype=np.float32)
     assert_same(run(mlc.parse(text), "main", v), run(module, "main", v))
+
+
+CHAIN = """
+func.func @main(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = graph.exp %x : tensor<4x8xf32>
+  %1 = graph.add %0, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %2 = graph.tanh %1 : tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}
+"""
+
+
+def test_kernel_generics_follow_the_graph_fusion_knobs() -> None:
+    """convert-graph-to-tensor fuses exactly within each graph.fused kernel: with a producer's
+    fuse knob off, its generic stays apart (the later generics still fuse with each other)."""
+    module = mlc.parse(CHAIN)
+    ctx = mlc.run_pipeline(module, LOWER)
+    assert generics(module) == 1
+    keys = {r.key.split("/")[1].split(":")[0]: r.key for r in ctx.space()}
+    for cut, expected in (("graph.exp", 2), ("graph.add", 2)):
+        module = mlc.parse(CHAIN)
+        mlc.run_pipeline(module, LOWER, knobs={keys[cut]: False})
+        assert generics(module) == expected, cut
+        args = inputs(2)[:2]
+        assert_same(run(mlc.parse(CHAIN), "main", *args), run(module, "main", *args))
+    # Both off: three kernels, three generics; tensor-fusion alone would have fused them.
+    module = mlc.parse(CHAIN)
+    mlc.run_pipeline(module, LOWER, knobs={k: False for k in keys.values()})
+    assert generics(module) == 3
+
+
+TRANSPOSED = """
+func.func @main(%a: tensor<8x4xf32>, %b: tensor<5x8xf32>, %c: tensor<2x8x3xf32>,
+                %d: tensor<2x3x5xf32>) -> (tensor<4x5xf32>, tensor<2x5x8xf32>) {
+  %ta = graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<8x4xf32>) -> tensor<4x8xf32>
+  %tb = graph.transpose %b {perm = array<i64: 1, 0>} : (tensor<5x8xf32>) -> tensor<8x5xf32>
+  %0 = graph.matmul %ta, %tb : (tensor<4x8xf32>, tensor<8x5xf32>) -> tensor<4x5xf32>
+  %td = graph.transpose %d {perm = array<i64: 0, 2, 1>} : (tensor<2x3x5xf32>) -> tensor<2x5x3xf32>
+  %tc = graph.transpose %c {perm = array<i64: 0, 2, 1>} : (tensor<2x8x3xf32>) -> tensor<2x3x8xf32>
+  %1 = graph.matmul %td, %tc : (tensor<2x5x3xf32>, tensor<2x3x8xf32>) -> tensor<2x5x8xf32>
+  return %0, %1 : tensor<4x5xf32>, tensor<2x5x8xf32>
+}
+"""
+
+
+def test_transposed_matmul_operands_are_read_in_place() -> None:
+    rng = np.random.default_rng(5)
+    args = [
+        rng.standard_normal(s).astype(np.float32) for s in ((8, 4), (5, 8), (2, 8, 3), (2, 3, 5))
+    ]
+    module = mlc.parse(TRANSPOSED)
+    mlc.run_pipeline(module, "builtin.module(func.func(convert-graph-to-tensor,canonicalize))")
+    # Two fills and two contractions: no transposed copies.
+    assert generics(module) == 4
+    expected = (args[0].T @ args[1].T, args[3].transpose(0, 2, 1) @ args[2].transpose(0, 2, 1))
+    assert_same(expected, run(module, "main", *args))
+    got = mlc.compile(TRANSPOSED).main(*args)
+    assert_same(expected, got)

@@ -92,3 +92,40 @@ func.func @not_fused(%a: tensor<4x8xf32>, %v: tensor<8xf32>, %init: tensor<8xf32
   } -> tensor<4x8xf32>
   return %1, %3 : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// A cheap producer read through a broadcast is recomputed per row (cost 1 <= 4); a tensor.dim
+// of the intermediate does not keep it alive (it asks the producer's init instead).
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[COL:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @through_broadcast
+//  CHECK-SAME: (%[[A:.+]]: tensor<?x8xf32>, %[[V:.+]]: tensor<8xf32>, %[[W:.+]]: tensor<8xf32>)
+//       CHECK: %[[R:.+]] = tensor.generic {indexing_maps = [#[[ID]], #[[COL]], #[[COL]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[A]], %[[V]], %[[W]] : tensor<?x8xf32>, tensor<8xf32>, tensor<8xf32>)
+//  CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %[[P:.+]]: f32, %[[Q:.+]]: f32, %{{.+}}: f32):
+//  CHECK-NEXT:   %[[S:.+]] = arith.mulf %[[P]], %[[Q]] : f32
+//  CHECK-NEXT:   %[[T:.+]] = arith.addf %[[X]], %[[S]] : f32
+//  CHECK-NEXT:   tensor.yield %[[T]] : f32
+//   CHECK-NOT: tensor.generic
+//       CHECK: return %[[R]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#v = affine_map<(d0) -> (d0)>
+func.func @through_broadcast(%a: tensor<?x8xf32>, %v: tensor<8xf32>, %w: tensor<8xf32>) -> (tensor<?x8xf32>, index) {
+  %c0 = arith.constant 0 : index
+  %e1 = tensor.empty() : tensor<8xf32>
+  %0 = tensor.generic {indexing_maps = [#v, #v, #v], iterator_types = ["parallel"]} ins(%v, %w : tensor<8xf32>, tensor<8xf32>) outs(%e1 : tensor<8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    tensor.yield %m : f32
+  } -> tensor<8xf32>
+  %d = tensor.dim %0, %c0 : tensor<8xf32>
+  %n = tensor.dim %a, %c0 : tensor<?x8xf32>
+  %e0 = tensor.empty(%n) : tensor<?x8xf32>
+  %1 = tensor.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %0 : tensor<?x8xf32>, tensor<8xf32>) outs(%e0 : tensor<?x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    tensor.yield %s : f32
+  } -> tensor<?x8xf32>
+  return %1, %d : tensor<?x8xf32>, index
+}
