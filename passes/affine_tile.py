@@ -208,7 +208,8 @@ class AffineTilePass(Pass):
     size of loop i (1: untiled; its domain holds the powers of two below the trip count and
     its divisors; powers of two up to 1024 for a dynamic trip count). Defaults: `sizes`
     when given (the last entry repeats), else the cache model (no tiling when the nest fits
-    in `cache-size`, else equal power-of-two sizes whose tile footprint fits). Running the
+    in `cache-size`, else equal power-of-two sizes whose tile footprint fits). In a nest
+    whose inner bounds use outer ivs, the innermost rectangular band is tiled: running the
     pass again on its output tiles the point loops again (multi-level tiling).
     """
 
@@ -273,21 +274,31 @@ def _marked_parallel(loop: Operation) -> bool:
 
 
 def _bands(op: Operation) -> list[list[Operation]]:
-    """The maximal perfect nests (at most MAX_TILED_DEPTH deep) of affine.for loops, outermost
-    loops first; a band's loops have no iter_args except the innermost."""
+    """Per maximal perfect nest of affine.for loops (a trailing loop with iter_args stays in
+    the body), its innermost rectangular band (at most MAX_TILED_DEPTH loops, outermost
+    first): in a nest tiled before, that is the point loops, so a second run tiles them
+    again (multi-level tiling)."""
     bands: list[list[Operation]] = []
 
     def visit(o: Operation) -> None:
         for region in o.regions:
             for block in region.blocks:
                 for child in block:
-                    if type(child) is AF.ForOp:
-                        nest = nest_of(child)[:MAX_TILED_DEPTH]
-                        if is_perfect_nest(nest) and not any(lp.results for lp in nest):
-                            bands.append(nest)
-                        visit(nest[-1])
-                    else:
+                    if type(child) is not AF.ForOp:
                         visit(child)
+                        continue
+                    nest = nest_of(child)
+                    while nest and nest[-1].results:
+                        nest = nest[:-1]
+                    if nest and is_perfect_nest(nest):
+                        band = [nest[-1]]
+                        for lp in reversed(nest[:-1]):
+                            iv = lp.induction_var
+                            if any(u.value is iv for inner in band for u in inner._operands):
+                                break
+                            band.insert(0, lp)
+                        bands.append(band[:MAX_TILED_DEPTH])
+                    visit(nest[-1] if nest else child)
 
     visit(op)
     return bands

@@ -47,8 +47,8 @@ func.func @exact_and_stepped(%A: memref<128x16xf32>) {
 
 // -----
 
-// Not tiled: a dependence with directions (<, >) (tiling would reverse it) and a triangular
-// (non-rectangular) nest.
+// Not tiled: a dependence with directions (<, >) (tiling would reverse it). In a triangular
+// (non-rectangular) nest only the inner loop, a band of its own, is tiled.
 // CHECK-LABEL: func.func @illegal_stencil
 // CHECK: affine.for %{{.+}} = 1 to 100 {
 // CHECK-NEXT: affine.for %{{.+}} = 0 to 99 {
@@ -64,7 +64,8 @@ func.func @illegal_stencil(%A: memref<100x100xf32>) {
 
 // CHECK-LABEL: func.func @triangular
 // CHECK: affine.for %[[I:.+]] = 0 to 100 {
-// CHECK-NEXT: affine.for %{{.+}} = 0 to #{{.+}}(%[[I]]) {
+// CHECK-NEXT: affine.for %[[T:.+]] = 0 to #{{.+}}(%[[I]]) step 32 {
+// CHECK-NEXT: affine.for %{{.+}} = #{{.+}}(%[[T]]) to min #{{.+}}(%[[T]], %[[I]]) {
 func.func @triangular(%A: memref<100x100xf32>) {
   %B = memref.alloc() : memref<100x100xf32>
   affine.for %i = 0 to 100 {
