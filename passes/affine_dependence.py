@@ -689,13 +689,10 @@ def _outer_dirs(dep: Dependence, first: Operation) -> list[tuple[Operation, int]
 
 def _sign_flip(sets: list[int], perm: Sequence[int]) -> tuple[int, ...] | None:
     """A concrete direction vector from the product of `sets` whose lexicographic sign changes
-    (positive <-> negative) under `perm`, or None. Depth-first with pruning: small in practice
-    (a vector stops mattering once both orders have decided their sign)."""
+    (positive <-> negative) under `perm`, or None. Depth-first over the product: at most
+    3^depth vectors per dependence, and the nests asked about are at most 8 deep."""
     n = len(sets)
     choice = [0] * n
-    inv = [0] * n
-    for k, p in enumerate(perm):
-        inv[p] = k
 
     def sign(vec: list[int], order: Sequence[int]) -> int | None:
         for p in order:
