@@ -147,30 +147,32 @@ def test_max_reduction_propagates_nan_and_signed_zero() -> None:
     assert got[2] == -np.inf
 
 
+AFFINE = (
+    "builtin.module(graph-shape-inference,canonicalize,graph-fusion,convert-graph-to-tensor,"
+    "canonicalize,cse,bufferize,convert-tensor-to-affine,canonicalize,cse,"
+    "affine-vectorize,canonicalize,cse)"
+)
+
+
 def _lowered_affine(text: str, knobs: dict | None = None) -> str:
     module = mlc.parse(text)
-    mlc.run_pipeline(
-        module,
-        "builtin.module(graph-shape-inference,canonicalize,graph-fusion,convert-graph-to-tensor,"
-        "tensor-fusion,canonicalize,cse,bufferize,convert-tensor-to-affine,canonicalize,cse,"
-        "affine-vectorize,canonicalize,cse)",
-        knobs,
-    )
+    mlc.run_pipeline(module, AFFINE, knobs)
     return str(module)
 
 
 def test_reassoc_knob_keeps_float_sums_scalar_but_not_max() -> None:
     text = ROWS
-    module = mlc.parse(text)
-    knobs = mlc.run_pipeline(module, "lower-to-cpu")
+    knobs = mlc.run_pipeline(mlc.parse(text), AFFINE)
     reassoc = [r for r in knobs.space() if r.name == "reassoc"]
     assert reassoc and all(r.default is True for r in reassoc)
     before = _lowered_affine(text)
     after = _lowered_affine(text, {r.key: False for r in reassoc})
     assert "vector.reduction <add>" in before and "vector.reduction <add>" not in after
     assert "vector.reduction <maximumf>" in after
+    lowered = mlc.run_pipeline(mlc.parse(text), "lower-to-cpu").space()
+    config = {r.key: False for r in lowered if r.name == "reassoc"}
     x = np.random.default_rng(0).standard_normal((6, 77)).astype(np.float32)
-    _check(text, [x], {r.key: False for r in reassoc}, rtol=1e-4)
+    _check(text, [x], config, rtol=1e-4)
 
 
 def test_option_reassoc_false_and_width_option() -> None:
