@@ -103,14 +103,23 @@ def legal_tiles(vl: int) -> list[tuple[int, int]]:
 
 
 def _default_tile(vl: int, m: int, n: int) -> tuple[int, int]:
-    """The tile with the best FMA-per-load ratio, weighted by how much of it the edges use."""
+    """The tile with the most FMAs per load, weighted by how much of it the edges use.
+
+    Defaults keep at most 16 (AVX-512) / 12 (AVX2) accumulators and nr <= 2 vectors: wider
+    tiles are legal knob values, but measured slower here (register pressure, L1 footprint of
+    the B micro-panel) and they cost compile time.
+    """
+    cap = 16 if vl == 16 else 12
     best, best_score = (1, vl), -1.0
     for mr, nr in legal_tiles(vl):
-        use_m = m / (-(-m // mr) * mr)
-        use_n = n / (-(-n // nr) * nr)
-        intensity = (mr * nr) / (mr + nr)
-        # Fewer than ~8 independent accumulators leave FMA latency exposed.
-        latency = min(1.0, mr * nr / vl / 8)
+        nv = nr // vl
+        if mr * nv > cap or nv > 2:
+            continue
+        use_m = m / (_ceil(m, mr) * mr)
+        use_n = n / (_ceil(n, nr) * nr)
+        intensity = (mr * nv) / (mr + nv)
+        # Fewer than ~4 independent accumulators leave the FMA latency exposed.
+        latency = min(1.0, mr * nv / 4)
         score = intensity * use_m * use_n * latency
         if score > best_score + 1e-9:
             best, best_score = (mr, nr), score
@@ -160,7 +169,7 @@ class ContractionMicrokernelPass(Pass):
         if vl not in (8, 16):
             ctx.error(f"contraction-microkernel: vector-width must be 0, 8 or 16, got {vl}", op)
             return
-        found = [c for c in match_contractions(op) if self._worth_it(c)]
+        found = [c for c in match_contractions(op) if self._worth_it(c, vl)]
         configs = [self._configure(c, vl, ctx) for c in found]
         for c, cfg in zip(found, configs):
             emit_contraction(c, cfg)
@@ -179,7 +188,10 @@ class ContractionMicrokernelPass(Pass):
 
         return prod(c.batch), prod(c.mdims), self._hint(c.sizes[c.ndim]), prod(c.kdims)
 
-    def _worth_it(self, c: Contraction) -> bool:
+    def _worth_it(self, c: Contraction, vl: int) -> bool:
+        n = c.sizes[c.ndim]
+        if n != A.DYNAMIC and 2 * n < vl:
+            return False  # a matrix-vector product: most vector lanes would be padding
         if any(s == A.DYNAMIC for s in c.sizes):
             return True
         b, m, n, k = self._gemm_sizes(c)
@@ -198,7 +210,9 @@ class ContractionMicrokernelPass(Pass):
         # kc: an A and a B micro-panel (mr + nr) x kc share 3/4 of L1.
         kc0 = max(8, min(2048, (caches.l1 * 3 // 4) // ((mr + nr) * 4)) // 8 * 8)
         if k <= kc0 * 3 // 2:
-            kc0 = max(8, -(-k // 8) * 8)  # one block rather than a sliver
+            kc0 = max(8, _ceil(k, 8) * 8)  # one block rather than a sliver
+        else:  # equal blocks: no short last block
+            kc0 = _ceil(_ceil(k, _ceil(k, kc0)), 8) * 8
         kc0 = min(kc0, 4096)
         kc = ctx.knob(site, "kc", IntRange(8, 4096, 8), kc0)
         kce = min(kc, k)

@@ -29,7 +29,17 @@ from mlc.ir.core import Block, Operation, Value
 
 __all__ = ["Config", "emit_contraction"]
 
-Idx = int | Value
+
+class Lin:
+    """`value + offset` as an index operand, folded into the using map (no affine.apply)."""
+
+    __slots__ = ("value", "offset")
+
+    def __init__(self, value: Value, offset: int) -> None:
+        self.value, self.offset = value, offset
+
+
+Idx = int | Value | Lin
 # An upper bound: the min of the expressions `fn(*args)` returns (folded into the bound map,
 # since an affine.min result is not a valid affine dim).
 Ub = tuple[Callable[..., list[AffineExpr]], tuple[Idx, ...]]
@@ -50,12 +60,31 @@ class Config:
         self.parallel = parallel  # "none", "jc", "ic", "batch"
 
 
+def _off(x: Idx, k: int) -> Idx:
+    """x + k."""
+    if k == 0:
+        return x
+    if type(x) is int:
+        return x + k
+    if type(x) is Lin:
+        return Lin(x.value, x.offset + k)
+    return Lin(x, k)  # type: ignore[arg-type]
+
+
 def _exprs(args: Sequence[Idx]) -> tuple[list[AffineExpr], list[Value]]:
     exprs: list[AffineExpr] = []
     ops: list[Value] = []
     for a in args:
         if type(a) is int:
             exprs.append(AffineConstantExpr(a))
+        elif type(a) is Lin:
+            for i, o in enumerate(ops):
+                if o is a.value:
+                    exprs.append(dim(i) + a.offset)
+                    break
+            else:
+                exprs.append(dim(len(ops)) + a.offset)
+                ops.append(a.value)
         else:
             for i, o in enumerate(ops):
                 if o is a:
@@ -97,6 +126,8 @@ class _E:
     def index(self, x: Idx) -> Value:
         if type(x) is int:
             return self.v(arith.ConstantOp.from_int(x, A.index))
+        if type(x) is Lin:
+            return self.ix(lambda a: a, x)  # type: ignore[return-value]
         return x  # type: ignore[return-value]
 
     def ix(self, fn: Callable[..., AffineExpr], *args: Idx) -> Idx:
@@ -118,7 +149,8 @@ class _E:
             if all(type(r) is AffineConstantExpr for r in results):
                 return min(r.value for r in results)
             return (AffineMap(len(ops), 0, results), ops)
-        return (AffineMap(1, 0, [dim(0)]), [x])
+        exprs, ops = _exprs([x])  # type: ignore[list-item]
+        return (AffineMap(len(ops), 0, exprs), ops)
 
     def for_(self, lb: Idx, ub: Idx | Ub, iter_args: Sequence[Value] = ()) -> tuple[Any, _E]:
         loop = affine.ForOp.build_for(self.bound(lb), self.bound(ub), 1, iter_args)
@@ -488,27 +520,58 @@ class _Nest:
 
     def micro_loops(self, e: _E, env: dict[str, Idx]) -> None:
         mr, nr, mc, nc = self.cfg.mr, self.cfg.nr, self.mcE, self.ncE
-        ntiles = (
+        jc, ic = env["jc"], env["ic"]
+        ntiles: Ub = (
             lambda j, n: [AffineConstantExpr(nc // nr), (n - j).ceildiv(nr)],
-            (env["jc"], self.N),
-        )  # noqa: E501
+            (jc, self.N),
+        )
         _, et = e.for_(0, ntiles)
         t = et.block.arguments[0]
-        mtiles = (
+        mtiles: Ub = (
             lambda i, m: [AffineConstantExpr(mc // mr), (m - i).ceildiv(mr)],
-            (env["ic"], self.M),
-        )  # noqa: E501
+            (ic, self.M),
+        )
         _, es = et.for_(0, mtiles)
         s = es.block.arguments[0]
-        accs = self.kernel(es, s, t, self.kcur(env))
-        i0 = es.ix(lambda i, ss: i + ss * mr, env["ic"], s)
-        j0 = es.ix(lambda j, tt: j + tt * nr, env["jc"], t)
-        self.store_tile(es, accs, i0, j0, env["pc_t"])
+        i0 = es.ix(lambda i, ss: i + ss * mr, ic, s)
+        j0 = es.ix(lambda j, tt: j + tt * nr, jc, t)
+        pc_t = env["pc_t"]
+        if self.full_m and self.full_n:
+            accs = self.kernel(es, s, t, self.kcur(env), self.init_full(es, i0, j0, pc_t))
+            self.by_last(es, pc_t, lambda ee, last: self.store_full(ee, accs, i0, j0, last))
+            return
 
-    def kernel(self, e: _E, s: Idx, t: Idx, kcur: Ub) -> list[Value]:
+        # One kernel for full and edge tiles; only full tiles start from C or the initializer
+        # (an edge tile adds them element by element).
+        def full_tile(ee: _E, results: int = 0) -> tuple[Any, _E, _E]:
+            exprs, ops = _exprs([i0, j0, self.M, self.N])
+            i, j, m, n = exprs
+            iset = IntegerSet(len(ops), 0, [m - i - mr, n - j - nr], [False, False])
+            types = [self.vt] * results
+            op = affine.IfOp.build_if(iset, ops, types, with_else=True)
+            ee.put(op)
+            return op, ee.inside(op, 0), ee.inside(op, 1)
+
+        init: list[Value] | None = None
+        if not (self.c.init_zero and self._first(pc_t) is True):
+            nacc = mr * (nr // self.cfg.vl)
+            op, then, other = full_tile(es, nacc)
+            start = self.init_full(then, i0, j0, pc_t)
+            zeros = [self.zero_vec] * nacc
+            then.put(affine.YieldOp.create(start if start is not None else zeros, []))
+            other.put(affine.YieldOp.create(zeros, []))  # type: ignore[arg-type]
+            init = list(op.results)
+        accs = self.kernel(es, s, t, self.kcur(env), init)
+        _, full, edge = full_tile(es)
+        self.by_last(full, pc_t, lambda ee, last: self.store_full(ee, accs, i0, j0, last))
+        self.store_edge(edge, accs, i0, j0, pc_t)
+
+    def kernel(self, e: _E, s: Idx, t: Idx, kcur: Ub, init: list[Value] | None) -> list[Value]:
+        """The k loop: mr x nr/vl vector accumulators in iter_args (from `init`, else zero)."""
         mr, nr, vl = self.cfg.mr, self.cfg.nr, self.cfg.vl
         nv = nr // vl
-        loop, body = e.for_(0, kcur, [self.zero_vec] * (mr * nv))  # type: ignore[list-item]
+        inits = init if init is not None else [self.zero_vec] * (mr * nv)
+        loop, body = e.for_(0, kcur, inits)  # type: ignore[arg-type]
         args = loop.body_block.arguments
         kk, accs = args[0], list(args[1:])
         bslot, aslot = self._slot(self.b_private), self._slot(self.a_private)
@@ -523,109 +586,124 @@ class _Nest:
         body.put(affine.YieldOp.create(new, []))
         return list(loop.results)
 
-    def store_tile(self, e: _E, accs: list[Value], i0: Idx, j0: Idx, pc_t: Idx) -> None:
-        mr, nr = self.cfg.mr, self.cfg.nr
-        if self.full_m and self.full_n:
-            self.variants(
-                e, pc_t, lambda ee, first, last: self.store_full(ee, accs, i0, j0, first, last)
-            )  # noqa: E501
+    def _points(self, i0: Idx, j0: Idx) -> list[list[Idx]]:
+        """View points (b..., m, n, 0) of the tile's vectors, row-major."""
+        mr, nv, vl = self.cfg.mr, self.cfg.nr // self.cfg.vl, self.cfg.vl
+        return [
+            [*self.bvals, _off(i0, r), _off(j0, q * vl), 0] for r in range(mr) for q in range(nv)
+        ]
+
+    def _first(self, pc_t: Idx) -> bool | None:
+        """True/False when every kc block is/is not the first the tile sees; None: varies."""
+        if self.c.init is None:
+            return False
+        if type(self.nKB) is int and self.nKB == 1:
+            return True
+        return None
+
+    def init_full(self, e: _E, i0: Idx, j0: Idx, pc_t: Idx) -> list[Value] | None:
+        """Accumulator start values of a full tile: the initializer in the first kc block, the
+        partial sums in C after it (None: zero)."""
+        c = self.c
+        first = self._first(pc_t)
+        pts = self._points(i0, j0)
+
+        def from_init(ee: _E) -> list[Value]:
+            if c.init_zero:
+                return [self.zero_vec] * len(pts)  # type: ignore[list-item]
+            return [_eval_stage(ee, c.init, None, p, self.vt) for p in pts]  # type: ignore[arg-type]
+
+        def from_c(ee: _E) -> list[Value]:
+            return [ee.vload(self.vt, c.c, c.c_view, p) for p in pts]
+
+        if first is True:
+            return None if c.init_zero else from_init(e)
+        if first is False:
+            return from_c(e)
+        iset = IntegerSet(1, 0, [dim(0)], [True])
+        op = affine.IfOp.build_if(iset, [e.index(pc_t)], [self.vt] * len(pts))
+        e.put(op)
+        then = _E(op.regions[0].blocks[0], None, e.loc)
+        other = _E(op.regions[1].blocks[0], None, e.loc)
+        then.put(affine.YieldOp.create(from_init(then), []))
+        other.put(affine.YieldOp.create(from_c(other), []))
+        return list(op.results)
+
+    def by_last(self, e: _E, pc_t: Idx, body: Callable[[_E, bool], None]) -> None:
+        """`body(last)` under an affine.if on the last kc block where that matters."""
+        c = self.c
+        if (type(self.nKB) is int and self.nKB == 1) or not (c.epilogues or c.dest is not c.c):
+            body(e, True)  # without epilogues every block may store as the last
             return
-        _, full, edge = e.if_(
-            lambda i, j, m, n: [(m - i - mr, False), (n - j - nr, False)],
-            [i0, j0, self.M, self.N],
-            True,
-        )
-        self.variants(
-            full, pc_t, lambda ee, first, last: self.store_full(ee, accs, i0, j0, first, last)
-        )  # noqa: E501
-        assert edge is not None and self.scratch is not None
+        kc = self.kcE
+        _, then, other = e.if_(lambda t, k: [(t * kc + kc - k, False)], [pc_t, self.K], True)
+        body(then, True)
+        body(other, False)  # type: ignore[arg-type]
+
+    def store_full(self, e: _E, accs: list[Value], i0: Idx, j0: Idx, last: bool) -> None:
+        c = self.c
+        for acc, p in zip(accs, self._points(i0, j0)):
+            if not last:
+                e.vstore(acc, c.c, c.c_view, p)
+                continue
+            for st in c.epilogues:
+                acc = _eval_stage(e, st, acc, p, self.vt)
+            e.vstore(acc, c.dest, c.dest_view, p)
+
+    def store_edge(self, e: _E, accs: list[Value], i0: Idx, j0: Idx, pc_t: Idx) -> None:
+        """An edge tile: accumulators to the scratch tile, then its valid part element by
+        element (initializer or partial sum added, epilogue on the last kc block)."""
+        mr, nr, vl = self.cfg.mr, self.cfg.nr, self.cfg.vl
+        c = self.c
+        assert self.scratch is not None
         slot = self._slot(self.s_private)
         smap = _ident(len(slot) + 2)
-        nv = nr // self.cfg.vl
-        for r in range(mr):
-            for q in range(nv):
-                edge.vstore(accs[r * nv + q], self.scratch, smap, [*slot, r, q * self.cfg.vl])
-        mrem: Ub = (lambda m, i: [AffineConstantExpr(mr), m - i], (self.M, i0))
-        nrem: Ub = (lambda n, j: [AffineConstantExpr(nr), n - j], (self.N, j0))
-
-        def scalar(ee: _E, first: bool, last: bool) -> None:
-            _, er = ee.for_(0, mrem)
-            r = er.block.arguments[0]
-            _, ec = er.for_(0, nrem)
-            col = ec.block.arguments[0]
-            acc = ec.load(self.scratch, smap, [*slot, r, col])  # type: ignore[arg-type]
-            m = ec.ix(lambda a, b: a + b, i0, r)
-            n = ec.ix(lambda a, b: a + b, j0, col)
-            self.element(ec, acc, m, n, None, first, last)
-
-        self.variants(edge, pc_t, scalar)
-
-    def variants(self, e: _E, pc_t: Idx, body: Callable[[_E, bool, bool], None]) -> None:
-        """Emit `body` for (first kc block?, last kc block?), under affine.if where it varies.
-
-        Without an absorbed initializer the output holds the initial values: never "first".
-        Without epilogues and a separate destination every block may be taken as the last.
-        """
-        c = self.c
-        has_init = c.init is not None
-        if type(self.nKB) is int and self.nKB == 1:
-            body(e, has_init, True)
-            return
-        need_last = bool(c.epilogues) or c.dest is not c.c
-
-        def by_last(ee: _E, first: bool) -> None:
-            if not need_last:
-                body(ee, first, True)
-                return
-            kc = self.kcE
-            _, then, other = ee.if_(lambda t, k: [(t * kc + kc - k, False)], [pc_t, self.K], True)
-            body(then, first, True)
-            body(other, first, False)  # type: ignore[arg-type]
-
-        if not has_init:
-            by_last(e, False)
-            return
-        _, then, other = e.if_(lambda t: [(t, True)], [pc_t], True)
-        by_last(then, True)
-        by_last(other, False)  # type: ignore[arg-type]
-
-    def store_full(
-        self, e: _E, accs: list[Value], i0: Idx, j0: Idx, first: bool, last: bool
-    ) -> None:  # noqa: E501
-        mr, nr, vl = self.cfg.mr, self.cfg.nr, self.cfg.vl
         nv = nr // vl
         for r in range(mr):
-            m = e.ix(lambda a, r=r: a + r, i0)
             for q in range(nv):
-                n = e.ix(lambda a, q=q: a + q * vl, j0)
-                self.element(e, accs[r * nv + q], m, n, self.vt, first, last)
-
-    def element(
-        self, e: _E, acc: Value, m: Idx, n: Idx, vt: A.VectorType | None, first: bool, last: bool
-    ) -> None:
-        """Finish one element (or vector of elements) of the output at (m, n)."""
-        c = self.c
-        pt = [*self.bvals, m, n, 0]
+                e.vstore(accs[r * nv + q], self.scratch, smap, [*slot, r, q * vl])
+        _, er = e.for_(0, (lambda m, i: [AffineConstantExpr(mr), m - i], (self.M, i0)))
+        r = er.block.arguments[0]
+        _, ec = er.for_(0, (lambda n, j: [AffineConstantExpr(nr), n - j], (self.N, j0)))
+        col = ec.block.arguments[0]
+        acc = ec.load(self.scratch, smap, [*slot, r, col])
+        p = [*self.bvals, ec.ix(lambda a, b: a + b, i0, r), ec.ix(lambda a, b: a + b, j0, col), 0]
         addf = arith.AddFOp
-        if first and c.init is not None:
-            if not c.init_zero:
-                init = _eval_stage(e, c.init, None, pt, vt)
-                acc = e.v(addf.create([init, acc], [acc.type]))
+
+        def with_init(ee: _E) -> Value:
+            if c.init_zero:
+                return acc
+            init = _eval_stage(ee, c.init, None, p, None)  # type: ignore[arg-type]
+            return ee.v(addf.create([init, acc], [A.f32]))
+
+        def with_c(ee: _E) -> Value:
+            return ee.v(addf.create([ee.load(c.c, c.c_view, p), acc], [A.f32]))
+
+        first = self._first(pc_t)
+        if first is True:
+            v = with_init(ec)
+        elif first is False:
+            v = with_c(ec)
         else:
-            old = e.vload(vt, c.c, c.c_view, pt) if vt else e.load(c.c, c.c_view, pt)
-            acc = e.v(addf.create([old, acc], [acc.type]))
-        if not last:
-            if vt:
-                e.vstore(acc, c.c, c.c_view, pt)
-            else:
-                e.store(acc, c.c, c.c_view, pt)
-            return
-        for st in c.epilogues:
-            acc = _eval_stage(e, st, acc, pt, vt)
-        if vt:
-            e.vstore(acc, c.dest, c.dest_view, pt)
-        else:
-            e.store(acc, c.dest, c.dest_view, pt)
+            iset = IntegerSet(1, 0, [dim(0)], [True])
+            op = affine.IfOp.build_if(iset, [ec.index(pc_t)], [A.f32])
+            ec.put(op)
+            then = _E(op.regions[0].blocks[0], None, ec.loc)
+            other = _E(op.regions[1].blocks[0], None, ec.loc)
+            then.put(affine.YieldOp.create([with_init(then)], []))
+            other.put(affine.YieldOp.create([with_c(other)], []))
+            v = op.results[0]
+
+        def finish(ee: _E, last: bool) -> None:
+            if not last:
+                ee.store(v, c.c, c.c_view, p)
+                return
+            out = v
+            for st in c.epilogues:
+                out = _eval_stage(ee, st, out, p, None)
+            ee.store(out, c.dest, c.dest_view, p)
+
+        self.by_last(ec, pc_t, finish)
 
 
 def emit_contraction(c: Contraction, cfg: Config) -> None:

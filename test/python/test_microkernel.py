@@ -24,10 +24,12 @@ AFTER = (
 )
 
 
+def _pass(vl: int) -> str:
+    return f"func.func(contraction-microkernel{{vector-width={vl} min-flops=0}})"
+
+
 def _pipeline(vl: int) -> str:
-    return (
-        f"builtin.module({BEFORE},func.func(contraction-microkernel{{vector-width={vl}}}),{AFTER})"
-    )
+    return f"builtin.module({BEFORE},{_pass(vl)},{AFTER})"
 
 
 def _matmul(m: str, k: str, n: str, epilogue: str = "") -> str:
@@ -86,10 +88,7 @@ def _check(
 
 def _after_pass(text: str, vl: int = 8, knobs: KnobContext | None = None) -> str:
     module = mlc.parse(text)
-    mlc.run_pipeline(
-        module, f"builtin.module({BEFORE},func.func(contraction-microkernel{{vector-width={vl}}}))",
-        knobs,
-    )  # fmt: skip
+    mlc.run_pipeline(module, f"builtin.module({BEFORE},{_pass(vl)})", knobs)
     return str(module)
 
 
@@ -142,9 +141,9 @@ def test_illegal_tile_is_an_error_naming_the_knob() -> None:
 # -- numerics -----------------------------------------------------------------------------------
 
 SHAPES = [
-    (1, 1, 1),
+    (1, 1, 8),
     (1, 784, 512),
-    (3, 5, 7),
+    (3, 5, 9),
     (17, 33, 29),
     (64, 70, 48),
     (6, 300, 16),
@@ -156,7 +155,16 @@ SHAPES = [
 @pytest.mark.parametrize("shape", SHAPES)
 def test_matmul_shapes(shape: tuple[int, int, int], vl: int) -> None:
     m, k, n = shape
-    _check(_matmul(str(m), str(k), str(n)), vl=vl)
+    text = _matmul(str(m), str(k), str(n))
+    assert "vector.fma" in _after_pass(text, vl)
+    _check(text, vl=vl)
+
+
+def test_matrix_vector_products_stay_on_the_generic_path() -> None:
+    text = _matmul("64", "64", "1")
+    ir = _after_pass(text, 16)
+    assert "vector.fma" not in ir and "tensor.generic" in ir
+    _check(text, vl=16)
 
 
 def test_dynamic_dims_and_empty_k() -> None:
@@ -235,7 +243,7 @@ def _random_config(rng: random.Random, site: str, vl: int, batch: bool) -> dict:
 def test_random_legal_knobs(seed: int) -> None:
     rng = random.Random(seed)
     vl = rng.choice([8, 16])
-    text = _matmul("?", str(rng.randint(1, 70)), str(rng.randint(1, 70)), "bias,relu")
+    text = _matmul("?", str(rng.randint(1, 70)), str(rng.randint(8, 70)), "bias,relu")
     site = _site(text, vl)
     knobs = _random_config(rng, site, vl, batch=False)
     one = _check(text, dyn={0: rng.randint(1, 40)}, knobs=knobs, vl=vl, threads=1, seed=seed)
