@@ -23,6 +23,7 @@ from mlc.lowering.to_llvm import (
     convert_type,
     drop_dead_constants,
     element_size,
+    lower_op,
     lowering,
     natural_alignment,
     unsupported,
@@ -213,13 +214,24 @@ def _captured(op: Operation) -> list[Value]:
     return list(seen)
 
 
+_CONSTANT_OPS = frozenset(("arith.constant", "llvm.mlir.constant"))
+
+
 def _outline_parallel(fn: FnLowering, op: Operation) -> None:
     from mlc.lowering.to_llvm import FnLowering as Fn
 
     if op.results:
         raise unsupported("affine.parallel with reductions and 'mlc.parallel'")
     mod = fn.m
-    captured = _captured(op)
+    # Constants are rematerialized in the body rather than passed through the context: a load
+    # hides their value from LLVM (no folding, no immediate operands) and grows the struct.
+    captured, constants = [], []
+    for v in _captured(op):
+        d = v.defining_op()
+        if d is not None and d.name in _CONSTANT_OPS and not d.regions:
+            constants.append(d)
+        else:
+            captured.append(v)
     ctx_type = LLVMStructType([fn.get(v).type for v in captured])
     name = mod.unique_name(f"{fn.func_name}_parallel_body")
     body_fn = llvm.LLVMFuncOp.build_func(
@@ -233,6 +245,8 @@ def _outline_parallel(fn: FnLowering, op: Operation) -> None:
     for k, v in enumerate(captured):
         p = _struct_field_ptr(bf, ctx, ctx_type, k)
         bf.vmap[v] = bf.v(llvm.LoadOp, [p], fn.get(v).type)
+    for c in constants:
+        lower_op(bf, c)
     ops = bf.gets(op.operands)
     bounds = _parallel_bounds(bf, op, ops)
     steps = op.step_values  # type: ignore[attr-defined]
