@@ -21,6 +21,7 @@ moves 4 (k + 1) bytes per element by the same count; its bound is that / B.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -181,7 +182,13 @@ def bench_chains(n: int, repeat: int, threads: list[int], dynamic: bool) -> None
     arrays = [rng.standard_normal(n).astype(np.float32) for _ in range(4)]
     unfused = unfused_pipeline()
     print(f"== elementwise chains on {n:,} f32 ({'dynamic' if dynamic else 'static'} shape) ==")
-    print(f"unfused pipeline: {unfused}\n")
+    pm = OpPassManager("builtin.module")
+    LowerToCPUPipeline().build(pm)
+    print(f"lower-to-cpu: {pm}")
+    print(f"unfused: the same without {', '.join(sorted(FUSION_PASSES))}")
+    if hasattr(os, "getloadavg"):
+        print(f"load average at start: {os.getloadavg()[0]:.1f}")
+    print()
     rows: dict[str, dict[str, float]] = {}
     for name, (body, ref, k) in CHAINS.items():
         ins = arrays[:k]
