@@ -470,10 +470,10 @@ class _Nest:
                 loop, ez = ek.for_(lo, nr)
                 ez.store(self.zero, self.bp, ident, [*slot, t, kk, loop.induction_var])
 
-        _, es = e.for_(
-            0, (lambda j, n: [AffineConstantExpr(nc // nr), (n - j).floordiv(nr)], (jc, self.N))
-        )  # noqa: E501
-        strip(es, es.block.arguments[0], nr)
+        full: Ub = (lambda j, n: [AffineConstantExpr(nc // nr), (n - j).floordiv(nr)], (jc, self.N))
+        if e.bound(full) != 0:
+            _, es = e.for_(0, full)
+            strip(es, es.block.arguments[0], nr)
         if not self.full_n:
             # The partial strip exists when this panel reaches N and N is not a multiple of nr.
             _, et, _ = e.if_(
@@ -505,10 +505,10 @@ class _Nest:
                 loop, ez = ek.for_(valid, mr)
                 ez.store(self.zero, self.ap, ident, [*slot, s, kk, loop.induction_var])
 
-        _, es = e.for_(
-            0, (lambda i, m: [AffineConstantExpr(mc // mr), (m - i).floordiv(mr)], (ic, self.M))
-        )  # noqa: E501
-        strip(es, es.block.arguments[0], mr)
+        full: Ub = (lambda i, m: [AffineConstantExpr(mc // mr), (m - i).floordiv(mr)], (ic, self.M))
+        if e.bound(full) != 0:
+            _, es = e.for_(0, full)
+            strip(es, es.block.arguments[0], mr)
         if not self.full_m:
             _, et, _ = e.if_(
                 lambda i, m: [(i + mc - m - 1, False), (m % mr - 1, False)], [ic, self.M], False
