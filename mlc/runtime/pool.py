@@ -197,6 +197,8 @@ class BufferPool:
 
     def empty(self, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
         """An uninitialized C-contiguous array, from a recycled buffer when one fits."""
+        if not isinstance(dtype, np.dtype):
+            dtype = np.dtype(dtype)
         nbytes = math.prod(shape) * dtype.itemsize
         if nbytes < self._min_bytes or not nbytes or not self._max_bytes:
             return self.fallback(shape, dtype)

@@ -401,3 +401,27 @@ def test_pool_memory_bounded(chain, pool) -> None:  # type: ignore[no-untyped-de
     assert info.misses - misses < 20  # the other 380 were recycled
     del window
     assert pool.info().leased_bytes == 0
+
+
+def test_private_pool_fallback_and_env(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    made: list[tuple[int, ...]] = []
+
+    def fallback(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+        made.append(shape)
+        return np.empty(shape, dtype)
+
+    pool = BufferPool(max_bytes=1 << 20, min_bytes=1 << 12, fallback=fallback)
+    small = pool.empty((10,), np.float32)  # a dtype-like is accepted
+    big = pool.empty((32, 32), "f8")
+    assert made == [(10,)] and not pool.owns(small) and pool.owns(big)
+    assert big.dtype == np.float64 and big.flags.c_contiguous and big.flags.writeable
+    assert not result_pool.owns(big)
+    with pytest.raises(ValueError, match="min_bytes must be a non-negative int"):
+        BufferPool(min_bytes=-1)
+    from mlc.runtime.pool import _env_bytes
+
+    monkeypatch.setenv("MLC_POOL_MAX_BYTES", "123")
+    assert _env_bytes("MLC_POOL_MAX_BYTES", 5) == 123
+    monkeypatch.setenv("MLC_POOL_MAX_BYTES", "lots")
+    with pytest.raises(ValueError, match="MLC_POOL_MAX_BYTES must be a non-negative number"):
+        _env_bytes("MLC_POOL_MAX_BYTES", 5)
