@@ -18,7 +18,7 @@ from mlc.lowering.microkernel_match import Contraction, match_contractions
 
 from mlc.ir import attributes as A
 from mlc.ir.core import Operation
-from mlc.knobs import Choice, IntRange
+from mlc.knobs import Bool, Choice, IntRange
 from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 
 __all__ = ["ContractionMicrokernelPass", "CacheSizes", "cache_sizes", "legal_tiles"]
@@ -159,6 +159,7 @@ class ContractionMicrokernelPass(Pass):
         KnobDecl("mc", "int", "M block: rows of the packed A block (default: L2 model)"),
         KnobDecl("nc", "int", "N block: columns of the packed B panel (default: L3 model)"),
         KnobDecl("order", "choice", "Order of the jc/pc/ic block loops"),
+        KnobDecl("pack", "bool", "Pack B panels (else B is read in place; asked when B allows it)"),
         KnobDecl("parallel", "choice", "Loop run on the thread pool: none, jc, ic or batch"),
     )
     num_lowered = Statistic("num-lowered", "Number of contractions lowered to micro-kernels")
@@ -239,4 +240,8 @@ class ContractionMicrokernelPass(Pass):
         order = ctx.knob(site, "order", Choice(*ORDERS), "jc-pc-ic")
         choices = ["none", "jc", "ic"] + (["batch"] if c.batch else [])
         par = ctx.knob(site, "parallel", Choice(*choices), par0)
-        return Config(mr, nr, vl, mc, kc, nc, order, par)
+        pack = True
+        if c.b_direct:
+            # Packing pays when the B panel is reused by several row strips of A.
+            pack = ctx.knob(site, "pack", Bool(), _ceil(m, mr) > 2)
+        return Config(mr, nr, vl, mc, kc, nc, order, par, pack)

@@ -49,11 +49,21 @@ ALIGN = 64
 class Config:
     """The decisions for one contraction (the pass's knob values)."""
 
-    __slots__ = ("mr", "nr", "vl", "mc", "kc", "nc", "order", "parallel")
+    __slots__ = ("mr", "nr", "vl", "mc", "kc", "nc", "order", "parallel", "pack")
 
     def __init__(
-        self, mr: int, nr: int, vl: int, mc: int, kc: int, nc: int, order: str, parallel: str
+        self,
+        mr: int,
+        nr: int,
+        vl: int,
+        mc: int,
+        kc: int,
+        nc: int,
+        order: str,
+        parallel: str,
+        pack: bool = True,
     ) -> None:
+        self.pack = pack  # pack B panels (else read B in place; only a partial strip is packed)
         self.mr, self.nr, self.vl = mr, nr, vl
         self.mc, self.kc, self.nc = mc, kc, nc
         self.order = order  # e.g. "jc-pc-ic"
@@ -367,7 +377,8 @@ class _Nest:
         sb = self.slot_count(self.order[self.b_at])
         sa = self.slot_count(self.order[self.a_at])
         ss = self.slot_count("")
-        self.bp = self.alloc(([sb] if sb is not None else []) + [self.ncE // nr, self.kcE, nr])
+        strips = self.ncE // nr if cfg.pack else 1
+        self.bp = self.alloc(([sb] if sb is not None else []) + [strips, self.kcE, nr])
         self.ap = self.alloc(([sa] if sa is not None else []) + [self.mcE // mr, self.kcE, mr])
         self.b_private, self.a_private = sb is not None, sa is not None
         self.full_m = type(self.M) is int and self.M % mr == 0
@@ -471,7 +482,7 @@ class _Nest:
                 ez.store(self.zero, self.bp, ident, [*slot, t, kk, loop.induction_var])
 
         full: Ub = (lambda j, n: [AffineConstantExpr(nc // nr), (n - j).floordiv(nr)], (jc, self.N))
-        if e.bound(full) != 0:
+        if self.cfg.pack and e.bound(full) != 0:
             _, es = e.for_(0, full)
             strip(es, es.block.arguments[0], nr)
         if not self.full_n:
@@ -480,6 +491,11 @@ class _Nest:
                 lambda j, n: [(j + nc - n - 1, False), (n % nr - 1, False)], [jc, self.N], False
             )
             t = et.ix(lambda j, n: (n - j).floordiv(nr), jc, self.N)
+            if not self.cfg.pack:
+                # Read in place, B's partial strip is the only one packed (zero-padded, at 0):
+                # strip index t of the panel is the column offset t * nr.
+                jc = et.ix(lambda j, tt: j + tt * nr, jc, t)
+                t = 0
             strip(et, t, et.ix(lambda n: n % nr, self.N))
 
     def pack_a(self, e: _E, env: dict[str, Idx]) -> None:
@@ -535,9 +551,26 @@ class _Nest:
         s = es.block.arguments[0]
         i0 = es.ix(lambda i, ss: i + ss * mr, ic, s)
         j0 = es.ix(lambda j, tt: j + tt * nr, jc, t)
+        if self.cfg.pack:
+            self.tile(es, env, s, i0, j0, ("packed", t))
+            return
+        if self.full_n:
+            self.tile(es, env, s, i0, j0, ("direct", j0))
+            return
+        # B read in place: full-width strips from B, the partial strip from its packed copy.
+        _, then, other = es.if_(lambda j, n: [(n - j - nr, False)], [j0, self.N], True)
+        self.tile(then, env, s, i0, j0, ("direct", j0))
+        self.tile(other, env, s, i0, j0, ("packed", 0))  # type: ignore[arg-type]
+
+    def tile(
+        self, es: _E, env: dict[str, Idx], s: Idx, i0: Idx, j0: Idx, bsrc: tuple[str, Idx]
+    ) -> None:
+        """Start values, kernel and stores of the micro-tile at (i0, j0)."""
+        mr, nr = self.cfg.mr, self.cfg.nr
         pc_t = env["pc_t"]
         if self.full_m and self.full_n:
-            accs = self.kernel(es, s, t, self.kcur(env), self.init_full(es, i0, j0, pc_t))
+            init0 = self.init_full(es, i0, j0, pc_t)
+            accs = self.kernel(es, s, bsrc, env, init0)
             self.by_last(es, pc_t, lambda ee, last: self.store_full(ee, accs, i0, j0, last))
             return
 
@@ -561,13 +594,25 @@ class _Nest:
             then.put(affine.YieldOp.create(start if start is not None else zeros, []))
             other.put(affine.YieldOp.create(zeros, []))  # type: ignore[arg-type]
             init = list(op.results)
-        accs = self.kernel(es, s, t, self.kcur(env), init)
+        accs = self.kernel(es, s, bsrc, env, init)
         _, full, edge = full_tile(es)
         self.by_last(full, pc_t, lambda ee, last: self.store_full(ee, accs, i0, j0, last))
         self.store_edge(edge, accs, i0, j0, pc_t)
 
-    def kernel(self, e: _E, s: Idx, t: Idx, kcur: Ub, init: list[Value] | None) -> list[Value]:
-        """The k loop: mr x nr/vl vector accumulators in iter_args (from `init`, else zero)."""
+    def kernel(
+        self,
+        e: _E,
+        s: Idx,
+        bsrc: tuple[str, Idx],
+        env: dict[str, Idx],
+        init: list[Value] | None,
+    ) -> list[Value]:
+        """The k loop: mr x nr/vl vector accumulators in iter_args (from `init`, else zero).
+
+        B comes from strip t of the packed panel (`("packed", t)`) or in place from column
+        j0 of B (`("direct", j0)`).
+        """
+        kcur = self.kcur(env)
         mr, nr, vl = self.cfg.mr, self.cfg.nr, self.cfg.vl
         nv = nr // vl
         inits = init if init is not None else [self.zero_vec] * (mr * nv)
@@ -576,7 +621,18 @@ class _Nest:
         kk, accs = args[0], list(args[1:])
         bslot, aslot = self._slot(self.b_private), self._slot(self.a_private)
         bmap, amap = _ident(len(bslot) + 3), _ident(len(aslot) + 3)
-        bv = [body.vload(self.vt, self.bp, bmap, [*bslot, t, kk, q * vl]) for q in range(nv)]
+        kind, where = bsrc
+        if kind == "packed":
+            bv = [
+                body.vload(self.vt, self.bp, bmap, [*bslot, where, kk, q * vl]) for q in range(nv)
+            ]
+        else:
+            k = body.ix(lambda p, x: p + x, env["pc"], kk)
+            c = self.c
+            bv = [
+                body.vload(self.vt, c.b, c.b_view, [*self.bvals, 0, _off(where, q * vl), k])
+                for q in range(nv)
+            ]
         new: list[Value] = []
         for r in range(mr):
             a = body.load(self.ap, amap, [*aslot, s, kk, r])

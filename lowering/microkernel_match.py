@@ -77,6 +77,7 @@ class Contraction:
         "dest",
         "dest_view",
         "block",
+        "b_direct",
     )
 
     def __init__(self, op: Any) -> None:
@@ -227,6 +228,15 @@ def analyze(op: Any) -> Contraction | None:
         return None
     c.view = _view_map(c, n)
     c.a_view, c.b_view, c.c_view = am.compose(c.view), bm.compose(c.view), cm.compose(c.view)
+    # B can be read in place by vector loads when n is its contiguous last index.
+    nvd = c.n_view_dim()
+    res = c.b_view.results
+    c.b_direct = (
+        bool(res)
+        and res[-1] == dim(nvd)
+        and not any(r.is_function_of_dim(nvd) for r in res[:-1])
+        and _unit_last_stride(c.b)
+    )
     return c
 
 

@@ -125,7 +125,7 @@ def test_knobs_are_listed_with_legal_domains() -> None:
     ctx = KnobContext()
     _after_pass(_matmul("64", "784", "512"), 16, ctx)
     names = {r.name: r for r in ctx.space() if r.pass_name == "contraction-microkernel"}
-    assert set(names) == {"mr", "nr", "kc", "mc", "nc", "order", "parallel"}
+    assert set(names) == {"mr", "nr", "kc", "mc", "nc", "order", "parallel", "pack"}
     mr, nr = names["mr"].value, names["nr"].value
     assert (mr, nr) in legal_tiles(16)
     assert names["mc"].value % mr == 0 and names["nc"].value % nr == 0
@@ -165,6 +165,17 @@ def test_matrix_vector_products_stay_on_the_generic_path() -> None:
     ir = _after_pass(text, 16)
     assert "vector.fma" not in ir and "tensor.generic" in ir
     _check(text, vl=16)
+
+
+@pytest.mark.parametrize("pack", [True, False])
+def test_b_in_place_or_packed(pack: bool) -> None:
+    text = _matmul("?", "37", "45", "bias")
+    site = _site(text)
+    knobs = {f"{site}/pack": pack, f"{site}/kc": 16, f"{site}/nc": 32}
+    ir = _after_pass(text, 8, KnobContext(knobs))
+    assert ("memref<1x16x16xf32>" in ir) == (not pack)  # only the partial strip is packed
+    for rows in (1, 7, 13):
+        _check(text, dyn={0: rows}, knobs=knobs)
 
 
 def test_dynamic_dims_and_empty_k() -> None:
@@ -236,10 +247,11 @@ def _random_config(rng: random.Random, site: str, vl: int, batch: bool) -> dict:
         f"{site}/nc": nr * rng.randint(1, 3),
         f"{site}/order": rng.choice(ORDERS),
         f"{site}/parallel": rng.choice(["none", "jc", "ic"] + (["batch"] if batch else [])),
+        f"{site}/pack": rng.choice([True, False]),
     }
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(8))
 def test_random_legal_knobs(seed: int) -> None:
     rng = random.Random(seed)
     vl = rng.choice([8, 16])

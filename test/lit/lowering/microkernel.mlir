@@ -5,10 +5,10 @@
 // vector<8xf32> accumulators in iter_args over k (broadcast A, vector.fma with packed B), and
 // the bias and relu applied to the accumulators before the vector stores into %out.
 // CHECK-LABEL: func.func @matmul_bias_relu(
-// CHECK-SAME: %[[A:\w+]]: memref<12x32xf32>, %[[B:\w+]]: memref<32x16xf32>, %[[BIAS:\w+]]: memref<16xf32>, %[[OUT:\w+]]: memref<12x16xf32>)
+// CHECK-SAME: %[[A:\w+]]: memref<24x32xf32>, %[[B:\w+]]: memref<32x16xf32>, %[[BIAS:\w+]]: memref<16xf32>, %[[OUT:\w+]]: memref<24x16xf32>)
 // CHECK-NOT: tensor.generic
 // CHECK-DAG: %[[BP:.+]] = memref.alloc() alignment = 64 : memref<1x32x16xf32>
-// CHECK-DAG: %[[AP:.+]] = memref.alloc() alignment = 64 : memref<2x32x6xf32>
+// CHECK-DAG: %[[AP:.+]] = memref.alloc() alignment = 64 : memref<4x32x6xf32>
 // CHECK-DAG: %[[Z:.+]] = arith.constant dense<0.000000e+00> : vector<8xf32>
 // CHECK: affine.load %[[B]]
 // CHECK: affine.store %{{.+}}, %[[BP]]
@@ -17,14 +17,14 @@
 // CHECK: %[[ACC:.+]]:12 = affine.for %[[K:\w+]] = 0 to 32 iter_args(%[[C0:\w+]] = %[[Z]], {{.*}}) -> (vector<8xf32>, vector<8xf32>,
 // CHECK: %[[B0:.+]] = affine.vector_load %[[BP]][%{{.+}}, %[[K]], 0] : memref<1x32x16xf32>, vector<8xf32>
 // CHECK: %[[B1:.+]] = affine.vector_load %[[BP]][%{{.+}}, %[[K]], 8] : memref<1x32x16xf32>, vector<8xf32>
-// CHECK: %[[A0:.+]] = affine.load %[[AP]][%{{.+}}, %[[K]], 0] : memref<2x32x6xf32>
+// CHECK: %[[A0:.+]] = affine.load %[[AP]][%{{.+}}, %[[K]], 0] : memref<4x32x6xf32>
 // CHECK: %[[A0V:.+]] = vector.broadcast %[[A0]] : f32 to vector<8xf32>
 // CHECK: %{{.+}} = vector.fma %[[A0V]], %[[B0]], %[[C0]] : vector<8xf32>
 // CHECK: affine.yield
 // CHECK: %[[BV:.+]] = affine.vector_load %[[BIAS]][%{{.+}}] : memref<16xf32>, vector<8xf32>
 // CHECK: %[[S:.+]] = arith.addf %[[ACC]]#0, %[[BV]] : vector<8xf32>
 // CHECK: %[[R:.+]] = arith.maximumf %[[S]], %{{.+}} : vector<8xf32>
-// CHECK: affine.vector_store %[[R]], %[[OUT]][%{{.+}}, %{{.+}}] : memref<12x16xf32>, vector<8xf32>
+// CHECK: affine.vector_store %[[R]], %[[OUT]][%{{.+}}, %{{.+}}] : memref<24x16xf32>, vector<8xf32>
 // CHECK-DAG: memref.dealloc %[[BP]]
 // CHECK-DAG: memref.dealloc %[[AP]]
 // CHECK: return
@@ -33,30 +33,30 @@
 #b = affine_map<(d0, d1, d2) -> (d2, d1)>
 #c = affine_map<(d0, d1, d2) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
-func.func @matmul_bias_relu(%A: memref<12x32xf32>, %B: memref<32x16xf32>, %bias: memref<16xf32>, %out: memref<12x16xf32>) {
+func.func @matmul_bias_relu(%A: memref<24x32xf32>, %B: memref<32x16xf32>, %bias: memref<16xf32>, %out: memref<24x16xf32>) {
   %zero = arith.constant 0.0 : f32
-  %C = memref.alloc() {alignment = 64 : i64} : memref<12x16xf32>
-  tensor.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%C : memref<12x16xf32>) {
+  %C = memref.alloc() {alignment = 64 : i64} : memref<24x16xf32>
+  tensor.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%C : memref<24x16xf32>) {
   ^bb0(%o: f32):
     tensor.yield %zero : f32
   }
-  tensor.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%A, %B : memref<12x32xf32>, memref<32x16xf32>) outs(%C : memref<12x16xf32>) {
+  tensor.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%A, %B : memref<24x32xf32>, memref<32x16xf32>) outs(%C : memref<24x16xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
     tensor.yield %s : f32
   }
-  tensor.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%C, %bias : memref<12x16xf32>, memref<16xf32>) outs(%C : memref<12x16xf32>) {
+  tensor.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%C, %bias : memref<24x16xf32>, memref<16xf32>) outs(%C : memref<24x16xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %s = arith.addf %x, %y : f32
     tensor.yield %s : f32
   }
-  tensor.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%C : memref<12x16xf32>) outs(%out : memref<12x16xf32>) {
+  tensor.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%C : memref<24x16xf32>) outs(%out : memref<24x16xf32>) {
   ^bb0(%x: f32, %o: f32):
     %r = arith.maximumf %x, %zero : f32
     tensor.yield %r : f32
   }
-  memref.dealloc %C : memref<12x16xf32>
+  memref.dealloc %C : memref<24x16xf32>
   return
 }
 

@@ -1,0 +1,146 @@
+"""f32 matmul: mlc (graph.matmul through lower-to-cpu, default knobs: the contraction-microkernel
+path) against NumPy/OpenBLAS, single-threaded and with 2 threads, in one run.
+
+    python bench/matmul.py            # N = 256, 512, 1024, 2048 and skinny shapes, 1 and 2 threads
+    python bench/matmul.py --quick    # without N = 2048, fewer repeats
+    python bench/matmul.py --threads 1
+
+Each thread count runs in its own worker process that sets OPENBLAS_NUM_THREADS (and OMP/MKL)
+before NumPy loads its BLAS; mlc gets the same count through `mlc.compile(..., threads=T)`.
+Per shape: the cold compile time (caches cleared), a check against NumPy, then the best of N
+calls of each, interleaved. GFLOPS = 2*M*N*K / time; % of peak against 72 GFLOPS per core (the
+AVX2-FMA figure of the reference machine, 2.25 GHz; an AVX-512 host can exceed it);
+`mlc/numpy` is the speed ratio (above 1: mlc is faster).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+SHAPES = [
+    (256, 256, 256),
+    (512, 512, 512),
+    (1024, 1024, 1024),
+    (2048, 2048, 2048),
+    (64, 784, 512),
+    (1, 784, 512),
+    (256, 512, 10),
+]
+PEAK_PER_CORE = 72.0  # GFLOPS
+
+
+def _program(m: int, k: int, n: int) -> str:
+    a, b, c = f"tensor<{m}x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<{m}x{n}xf32>"
+    return (
+        f"func.func @main(%a: {a}, %b: {b}) -> {c} {{\n"
+        f"  %0 = graph.matmul %a, %b : ({a}, {b}) -> {c}\n"
+        f"  return %0 : {c}\n}}\n"
+    )
+
+
+def _best(fn, reps: int) -> float:  # type: ignore[no-untyped-def]
+    best = float("inf")
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def worker(threads: int, quick: bool) -> None:
+    """Measure every shape with `threads` threads; print one JSON object per line."""
+    import numpy as np
+
+    import mlc
+    from mlc.lowering import compile as lowering_compile
+    from mlc.runtime import cache
+
+    mlc.compile(_program(8, 8, 8), threads=threads)  # imports and LLVM initialization
+    rng = np.random.default_rng(0)
+    for m, k, n in SHAPES:
+        if quick and max(m, k, n) >= 2048:
+            continue
+        lowering_compile.clear_cache()
+        cache.clear()
+        t0 = time.perf_counter()
+        compiled = mlc.compile(_program(m, k, n), threads=threads)
+        compile_s = time.perf_counter() - t0
+        a = rng.standard_normal((m, k)).astype(np.float32)
+        b = rng.standard_normal((k, n)).astype(np.float32)
+        ref = a @ b
+        got = compiled.main(a, b)
+        err = float(np.abs(got - ref).max() / max(1.0, float(np.abs(ref).max())))
+        flops = 2.0 * m * n * k
+        reps = max(3, min(50, int(2e9 / flops))) if not quick else 3
+        t_mlc, t_np = float("inf"), float("inf")
+        for _ in range(3 if quick else 5):  # interleaved rounds: both see the same load
+            t_mlc = min(t_mlc, _best(lambda: compiled.main(a, b), reps))
+            t_np = min(t_np, _best(lambda: a @ b, reps))
+        print(
+            json.dumps(
+                {
+                    "shape": [m, k, n],
+                    "threads": threads,
+                    "mlc_s": t_mlc,
+                    "numpy_s": t_np,
+                    "gflops_mlc": flops / t_mlc / 1e9,
+                    "gflops_numpy": flops / t_np / 1e9,
+                    "compile_s": compile_s,
+                    "timings": compiled.timings,
+                    "rel_err": err,
+                }
+            ),
+            flush=True,
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="no N = 2048, fewer repeats")
+    ap.add_argument("--threads", type=int, nargs="*", default=[1, 2])
+    ap.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker is not None:
+        worker(args.worker, args.quick)
+        return
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"f32 matmul, mlc lower-to-cpu (default knobs) vs NumPy; load average {load:.1f}")
+    print(f"peak: {PEAK_PER_CORE:.0f} GFLOPS per core (reference machine)\n")
+    header = (
+        f"{'M x K x N':>18} {'thr':>3} {'mlc GFLOPS':>10} {'% peak':>6} {'numpy GFLOPS':>12} "
+        f"{'mlc/numpy':>9} {'compile s':>9} {'(pipeline/jit)':>14} {'rel err':>8}"
+    )
+    print(header)
+    for threads in args.threads:
+        env = dict(os.environ)
+        for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            env[var] = str(threads)
+        env["MLC_NUM_THREADS"] = str(threads)
+        cmd = [sys.executable, __file__, "--worker", str(threads)] + (
+            ["--quick"] if args.quick else []
+        )
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            print(proc.stderr, file=sys.stderr)
+            raise SystemExit(f"worker with {threads} threads failed")
+        for line in proc.stdout.splitlines():
+            r = json.loads(line)
+            m, k, n = r["shape"]
+            peak = PEAK_PER_CORE * threads
+            tm = r["timings"]
+            split = f"{tm.get('pipeline', 0):.2f}/{tm.get('jit', 0):.2f}"
+            print(
+                f"{f'{m} x {k} x {n}':>18} {threads:>3} {r['gflops_mlc']:>10.1f} "
+                f"{100 * r['gflops_mlc'] / peak:>5.0f}% {r['gflops_numpy']:>12.1f} "
+                f"{r['numpy_s'] / r['mlc_s']:>9.2f} {r['compile_s']:>9.2f} {split:>14} "
+                f"{r['rel_err']:>8.1e}"
+            )
+
+
+if __name__ == "__main__":
+    main()
