@@ -55,9 +55,9 @@ def _best(fn, reps: int) -> float:  # type: ignore[no-untyped-def]
 def worker(threads: int, quick: bool) -> None:
     """Measure every shape with `threads` threads; print one JSON object per line."""
     import numpy as np
+    from mlc.lowering import compile as lowering_compile
 
     import mlc
-    from mlc.lowering import compile as lowering_compile
     from mlc.runtime import cache
 
     mlc.compile(_program(8, 8, 8), threads=threads)  # imports and LLVM initialization
@@ -79,8 +79,8 @@ def worker(threads: int, quick: bool) -> None:
         reps = max(3, min(50, int(2e9 / flops))) if not quick else 3
         t_mlc, t_np = float("inf"), float("inf")
         for _ in range(3 if quick else 5):  # interleaved rounds: both see the same load
-            t_mlc = min(t_mlc, _best(lambda: compiled.main(a, b), reps))
-            t_np = min(t_np, _best(lambda: a @ b, reps))
+            t_mlc = min(t_mlc, _best(lambda f=compiled.main, x=a, y=b: f(x, y), reps))
+            t_np = min(t_np, _best(lambda x=a, y=b: x @ y, reps))
         print(
             json.dumps(
                 {
