@@ -471,7 +471,9 @@ def caller_template(
         emit("        pass")
     arrays = [f"a{k}" for k, a in enumerate(sig.inputs) if a.shape is not None]
     emit("    else:")
-    emit(f"        {', '.join([*outs, '_r'])} = _out(out, ({', '.join(shapes)}")
+    emit(
+        f"        {', '.join([*outs, '_r'])}{'' if outs else ','} = _out(out, ({', '.join(shapes)}"
+    )
     lines[-1] += f"{',' if len(shapes) == 1 else ''}), ({', '.join(arrays)}"
     lines[-1] += f"{',' if len(arrays) == 1 else ''}))"
     fmt, values = "<", []

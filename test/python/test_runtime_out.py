@@ -425,3 +425,14 @@ def test_private_pool_fallback_and_env(monkeypatch) -> None:  # type: ignore[no-
     monkeypatch.setenv("MLC_POOL_MAX_BYTES", "lots")
     with pytest.raises(ValueError, match="MLC_POOL_MAX_BYTES must be a non-negative number"):
         _env_bytes("MLC_POOL_MAX_BYTES", 5)
+
+
+def test_out_on_an_entry_without_results() -> None:
+    from mlc.runtime import ArgSpec, Signature, compile_llvm_ir
+
+    text = "define void @touch(ptr %a, ptr %b, i64 %o, i64 %n, i64 %s) {\n  ret void\n}\n"
+    m = compile_llvm_ir(text, {"touch": Signature([ArgSpec("x", "f32", (None,))], [])})
+    x = np.ones(3, np.float32)
+    assert m.touch(x) is None and m.touch(x, out=()) is None
+    with pytest.raises(TypeError, match=r"touch\(\) has 0 results: out= must be None or \(\)"):
+        m.touch(x, out=x)
