@@ -207,18 +207,30 @@ class AffineLoopFusionPass(Pass):
     with vector ops, affine.parallel, unknown memory effects or a contraction
     (matmul/convolution: contraction-microkernel owns their epilogues) are left alone.
 
-    Each candidate pair is a knob `fuse` (site: the second loop), defaulting to true when the
-    two loops share a memref (producer/consumer or common input) or one of them only writes
-    (an initialization, fused next to its consumer), false otherwise.
+    `mode` restricts the candidates as MLIR's option does (producer-consumer pairs, siblings,
+    or both). Each candidate pair is a knob `fuse` (site: the second loop), defaulting to true
+    with `fusion-maximal`, else when the two loops share a memref (producer/consumer or common
+    input) or one of them only writes (an initialization, fused next to its consumer).
 
     An allocation whose accesses all lie in one loop, each at a subscript equal to its induction
     variable, is private to the loop's iterations: it is replaced by an allocation without that
-    dimension inside the loop body (a row becomes a vector, a vector a scalar memref), so the
-    intermediate stays in cache and the loop stays parallel.
+    dimension inside the loop body (knob `privatize`; by default for buffers of at least
+    `private-min-bytes`), so the intermediate stays in cache and the loop stays parallel; a
+    buffer that becomes rank 0 turns into SSA values (loop-carried where a loop updates it).
     """
 
     name = "affine-loop-fusion"
     anchor = "func.func"
+    mode = Option(
+        str,
+        "greedy",
+        "Which pairs to fuse: producer (the second loop reads a memref the first writes), "
+        "sibling (no such dependence) or greedy (both)",
+        choices=("greedy", "producer", "sibling"),
+    )
+    fusion_maximal = Option(
+        bool, False, "Fuse every legal pair by default (the cost model is not asked)"
+    )
     private_min_bytes = Option(
         int,
         4096,
@@ -300,7 +312,11 @@ class AffineLoopFusionPass(Pass):
             return False
         if not _same_bounds(host, loop) or not fusion_is_legal(hs, ls):
             return False
-        if not ctx.knob(loop, "fuse", Bool(), fusion_pays(hs, ls)):
+        producer = any(hs.bases.get(base, (False,))[0] for base in ls.bases)
+        if self.mode == "producer" and not producer or self.mode == "sibling" and producer:
+            return False
+        default = self.fusion_maximal or fusion_pays(hs, ls)
+        if not ctx.knob(loop, "fuse", Bool(), default):
             return False
         after = host
         for op in pending:
