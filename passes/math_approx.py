@@ -208,10 +208,15 @@ def _exp_reduce(e: _Emitter, x: Value) -> tuple[Value, Value]:
 
 def approx_exp(e: _Emitter, x: Value) -> Value:
     # exp(88.8) overflows and exp(-104) rounds to 0; the clamp keeps k in [-150, 128].
-    r, k = _exp_reduce(e, e.clamp(x, -104.0, 88.8))
-    p = e.fma(e.poly(r, EXP_P), r, e.f(1.0))
-    p = e.fma(p, r, e.f(1.0))
+    p, k = _exp_parts(e, e.clamp(x, -104.0, 88.8))
     return _nan_guard(e, x, _scale(e, p, k))
+
+
+def _exp_parts(e: _Emitter, x: Value) -> tuple[Value, Value]:
+    """(p, k) with e^x = p * 2^k, p in [sqrt(1/2), sqrt(2)], for |x| <= 88.8."""
+    r, k = _exp_reduce(e, x)
+    p = e.fma(e.poly(r, EXP_P), r, e.f(1.0))
+    return e.fma(p, r, e.f(1.0)), k
 
 
 def approx_exp2(e: _Emitter, x: Value) -> Value:
@@ -333,10 +338,14 @@ def approx_tanh(e: _Emitter, x: Value) -> Value:
     a = e.abs(x)
     a2 = e.mul(a, a)
     near0 = e.fma(e.mul(a, a2), e.poly(a2, TANH_P), a)
-    # 1 - 2 / (e^(2a) + 1): saturates to 1 through exp's overflow to inf.
-    t = approx_exp(e, e.add(a, a))
+    # 1 - 2 / (e^(2a) + 1), with e^(2a) for 2a in [0, 20] only: tanh rounds to 1 from
+    # a = 9.01, so no overflow or subnormal handling (2^k with k <= 29 is one scaling).
+    two_a = e.add(a, a)
+    p, k = _exp_parts(e, e.select(e.cmpf("ogt", two_a, e.f(20.0)), e.f(20.0), two_a))
+    t = e.mul(p, e.pow2(k))
     far = e.sub(e.f(1.0), e.div(e.f(2.0), e.add(t, e.f(1.0))))
-    return e.copysign(e.select(e.cmpf("olt", a, e.f(TANH_SMALL)), near0, far), x)
+    res = e.select(e.cmpf("olt", a, e.f(TANH_SMALL)), near0, far)
+    return _nan_guard(e, x, e.copysign(res, x))
 
 
 def approx_erf(e: _Emitter, x: Value) -> Value:
