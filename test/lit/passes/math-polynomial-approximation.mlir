@@ -1,0 +1,63 @@
+// RUN: mlc-opt %s -p 'builtin.module(math-polynomial-approximation)' --split-input-file | filecheck %s
+// RUN: mlc-opt %s -p 'builtin.module(math-polynomial-approximation{ops=tanh})' --split-input-file | filecheck %s --check-prefix=ONLY-TANH
+
+// exp: clamp, k = fptosi(x log2(e) + 256.5) - 256, Cody-Waite r, Horner with math.fma,
+// 2^k as two exponent-field scalings, NaN selected last.
+// CHECK-LABEL: func.func @exp_f32(
+// CHECK-SAME:      %[[X:.*]]: f32) -> f32
+// CHECK:         %[[LO:.*]] = arith.constant -1.040000e+02 : f32
+// CHECK:         arith.cmpf olt, %[[X]], %[[LO]] : f32
+// CHECK:         arith.constant 8.880000e+01 : f32
+// CHECK:         arith.fptosi %{{.*}} : f32 to i32
+// CHECK:         arith.subi
+// CHECK:         %[[KF:.*]] = arith.sitofp %{{.*}} : i32 to f32
+// CHECK:         math.fma %[[KF]], %{{.*}}, %{{.*}} : f32
+// CHECK:         arith.shrsi
+// CHECK:         arith.shli
+// CHECK:         arith.bitcast %{{.*}} : i32 to f32
+// CHECK:         %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK:         %[[R:.*]] = arith.select %[[NAN]], %[[X]], %{{.*}} : f32
+// CHECK:         return %[[R]] : f32
+// CHECK-NOT:     math.exp
+// ONLY-TANH-LABEL: func.func @exp_f32(
+// ONLY-TANH:         math.exp
+func.func @exp_f32(%x: f32) -> f32 {
+  %0 = math.exp %x : f32
+  return %0 : f32
+}
+
+// -----
+
+// Vectors: the same ops on vector<8xf32> and vector<8xi32>, splat constants.
+// CHECK-LABEL: func.func @tanh_vector(
+// CHECK:         math.absf %{{.*}} : vector<8xf32>
+// CHECK:         arith.constant dense<2.000000e+01> : vector<8xf32>
+// CHECK:         arith.fptosi %{{.*}} : vector<8xf32> to vector<8xi32>
+// CHECK:         arith.divf %{{.*}} : vector<8xf32>
+// CHECK:         arith.andi %{{.*}} : vector<8xi32>
+// CHECK:         arith.ori %{{.*}} : vector<8xi32>
+// CHECK-NOT:     math.tanh
+// ONLY-TANH-LABEL: func.func @tanh_vector(
+// ONLY-TANH-NOT:     math.tanh
+func.func @tanh_vector(%x: vector<8xf32>) -> vector<8xf32> {
+  %0 = math.tanh %x : vector<8xf32>
+  return %0 : vector<8xf32>
+}
+
+// -----
+
+// f16 computes in f32; f64 and tensors are left alone, as are functions without an
+// approximation.
+// CHECK-LABEL: func.func @types(
+// CHECK:         %[[E:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK:         arith.truncf %{{.*}} : f32 to f16
+// CHECK:         math.log %{{.*}} : f64
+// CHECK:         math.erf %{{.*}} : tensor<4xf32>
+// CHECK:         math.sin %{{.*}} : f32
+func.func @types(%h: f16, %d: f64, %t: tensor<4xf32>, %s: f32) -> (f16, f64, tensor<4xf32>, f32) {
+  %0 = math.log1p %h : f16
+  %1 = math.log %d : f64
+  %2 = math.erf %t : tensor<4xf32>
+  %3 = math.sin %s : f32
+  return %0, %1, %2, %3 : f16, f64, tensor<4xf32>, f32
+}
