@@ -24,25 +24,35 @@ from mlc.dialects import affine, affine_ops, arith, memref, vector
 from mlc.lowering.microkernel_match import Contraction, Stage
 
 from mlc.ir import attributes as A
-from mlc.ir.affine import AffineConstantExpr, AffineExpr, AffineMap, IntegerSet, dim
+from mlc.ir.affine import (
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    IntegerSet,
+    dim,
+)
 from mlc.ir.core import Block, Operation, Value
 
 __all__ = ["Config", "emit_contraction"]
 
 
-class Lin:
-    """`value + offset` as an index operand, folded into the using map (no affine.apply)."""
+class Ex:
+    """An index as an affine expression of loop ivs and sizes, folded into the maps that use it
+    (loads, stores, bounds, conditions) instead of a chain of affine.apply ops."""
 
-    __slots__ = ("value", "offset")
+    __slots__ = ("expr", "ops")
 
-    def __init__(self, value: Value, offset: int) -> None:
-        self.value, self.offset = value, offset
+    def __init__(self, expr: AffineExpr, ops: list[Value]) -> None:
+        self.expr, self.ops = expr, ops
 
 
-Idx = int | Value | Lin
+Idx = int | Value | Ex
 # An upper bound: the min of the expressions `fn(*args)` returns (folded into the bound map,
 # since an affine.min result is not a valid affine dim).
 Ub = tuple[Callable[..., list[AffineExpr]], tuple[Idx, ...]]
+
+
 ALIGN = 64
 
 
@@ -76,33 +86,31 @@ def _off(x: Idx, k: int) -> Idx:
         return x
     if type(x) is int:
         return x + k
-    if type(x) is Lin:
-        return Lin(x.value, x.offset + k)
-    return Lin(x, k)  # type: ignore[arg-type]
+    if type(x) is Ex:
+        return Ex(x.expr + k, x.ops)
+    return Ex(dim(0) + k, [x])  # type: ignore[list-item]
+
+
+def _position(ops: list[Value], v: Value) -> int:
+    for i, o in enumerate(ops):
+        if o is v:
+            return i
+    ops.append(v)
+    return len(ops) - 1
 
 
 def _exprs(args: Sequence[Idx]) -> tuple[list[AffineExpr], list[Value]]:
+    """Each argument as an expression of dims over one deduplicated operand list."""
     exprs: list[AffineExpr] = []
     ops: list[Value] = []
     for a in args:
         if type(a) is int:
             exprs.append(AffineConstantExpr(a))
-        elif type(a) is Lin:
-            for i, o in enumerate(ops):
-                if o is a.value:
-                    exprs.append(dim(i) + a.offset)
-                    break
-            else:
-                exprs.append(dim(len(ops)) + a.offset)
-                ops.append(a.value)
+        elif type(a) is Ex:
+            dims = [dim(_position(ops, v)) for v in a.ops]
+            exprs.append(a.expr.replace_dims_and_symbols(dims, []))
         else:
-            for i, o in enumerate(ops):
-                if o is a:
-                    exprs.append(dim(i))
-                    break
-            else:
-                exprs.append(dim(len(ops)))
-                ops.append(a)  # type: ignore[arg-type]
+            exprs.append(dim(_position(ops, a)))  # type: ignore[arg-type]
     return exprs, ops
 
 
@@ -134,19 +142,23 @@ class _E:
         )
 
     def index(self, x: Idx) -> Value:
+        """x as an SSA value (a constant or an affine.apply where needed)."""
         if type(x) is int:
             return self.v(arith.ConstantOp.from_int(x, A.index))
-        if type(x) is Lin:
-            return self.ix(lambda a: a, x)  # type: ignore[return-value]
+        if type(x) is Ex:
+            amap = AffineMap(len(x.ops), 0, [x.expr])
+            return self.v(affine_ops.ApplyOp.build_apply(amap, x.ops))
         return x  # type: ignore[return-value]
 
     def ix(self, fn: Callable[..., AffineExpr], *args: Idx) -> Idx:
-        """fn of the arguments: an int when all are ints, else an affine.apply."""
+        """fn of the arguments: an int when all are ints, else an expression (no op)."""
         exprs, ops = _exprs(args)
         e = fn(*exprs)
         if type(e) is AffineConstantExpr:
             return e.value
-        return self.v(affine_ops.ApplyOp.build_apply(AffineMap(len(ops), 0, [e]), ops))
+        if type(e) is AffineDimExpr:
+            return ops[e.position]
+        return Ex(e, ops)
 
     def bound(self, x: Idx | Ub) -> Any:
         """An int, or (map, operands): a value, or the min of `fn(*args)` (a `Ub`)."""
@@ -168,6 +180,8 @@ class _E:
         return loop, self.inside(loop)
 
     def parallel(self, ub: Idx) -> tuple[Any, _E]:
+        if type(ub) is Ex:
+            ub = self.index(ub)
         par = affine.ParallelOp.build_parallel([0], [ub], [1])
         par.set_attr("mlc.parallel", A.UnitAttr())
         self.put(par)
@@ -342,7 +356,7 @@ class _Nest:
 
     def alloc(self, shape: list[Idx]) -> Value:
         t = A.MemRefType([s if type(s) is int else A.DYNAMIC for s in shape], A.f32)
-        dyn = [s for s in shape if type(s) is not int]
+        dyn = [self.e0.index(s) for s in shape if type(s) is not int]
         attrs = {"alignment": A.IntegerAttr(ALIGN, A.i64)}
         v = self.e0.v(memref.AllocOp.build([dyn, []], [t], attrs))
         self.allocs.append(v)
@@ -384,7 +398,7 @@ class _Nest:
         self.full_m = type(self.M) is int and self.M % mr == 0
         self.full_n = type(self.N) is int and self.N % nr == 0
         self.scratch = None
-        if not (self.full_m and self.full_n):
+        if not self.full_n:
             self.scratch = self.alloc(([ss] if ss is not None else []) + [mr, nr])
         self.s_private = ss is not None
         self.zero_vec = e.v(arith.ConstantOp.from_attr(A.DenseElementsAttr(self.vt, [0.0] * vl)))
@@ -597,7 +611,58 @@ class _Nest:
         accs = self.kernel(es, s, bsrc, env, init)
         _, full, edge = full_tile(es)
         self.by_last(full, pc_t, lambda ee, last: self.store_full(ee, accs, i0, j0, last))
-        self.store_edge(edge, accs, i0, j0, pc_t)
+        if self.full_n:
+            self.store_rows(edge, accs, i0, j0, pc_t)
+        else:
+            self.store_edge(edge, accs, i0, j0, pc_t)
+
+    def store_rows(self, e: _E, accs: list[Value], i0: Idx, j0: Idx, pc_t: Idx) -> None:
+        """An edge tile in M only (N is a multiple of nr): the valid rows as vectors, each
+        under an affine.if, with the initializer or C's partial sums added per vector."""
+        mr, nv = self.cfg.mr, self.cfg.nr // self.cfg.vl
+        c = self.c
+        pts = self._points(i0, j0)
+        first = self._first(pc_t)
+
+        def start(ee: _E, acc: Value, p: list[Idx]) -> Value:
+            def with_init(e2: _E) -> Value:
+                if c.init_zero:
+                    return acc
+                init = _eval_stage(e2, c.init, None, p, self.vt)  # type: ignore[arg-type]
+                return e2.v(arith.AddFOp.create([init, acc], [self.vt]))
+
+            def with_c(e2: _E) -> Value:
+                old = e2.vload(self.vt, c.c, c.c_view, p)
+                return e2.v(arith.AddFOp.create([old, acc], [self.vt]))
+
+            if first is True:
+                return with_init(ee)
+            if first is False:
+                return with_c(ee)
+            op = affine.IfOp.build_if(
+                IntegerSet(1, 0, [dim(0)], [True]), [ee.index(pc_t)], [self.vt]
+            )
+            ee.put(op)
+            then = _E(op.regions[0].blocks[0], None, ee.loc)
+            other = _E(op.regions[1].blocks[0], None, ee.loc)
+            then.put(affine.YieldOp.create([with_init(then)], []))
+            other.put(affine.YieldOp.create([with_c(other)], []))
+            return op.results[0]
+
+        def rows(ee: _E, last: bool) -> None:
+            for r in range(mr):
+                _, er, _ = ee.if_(lambda i, m, r=r: [(m - i - r - 1, False)], [i0, self.M], False)
+                for q in range(nv):
+                    p = pts[r * nv + q]
+                    v = start(er, accs[r * nv + q], p)
+                    if not last:
+                        er.vstore(v, c.c, c.c_view, p)
+                        continue
+                    for st in c.epilogues:
+                        v = _eval_stage(er, st, v, p, self.vt)
+                    er.vstore(v, c.dest, c.dest_view, p)
+
+        self.by_last(e, pc_t, rows)
 
     def kernel(
         self,
