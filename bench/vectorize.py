@@ -3,6 +3,7 @@ off vs NumPy, and each kernel's bandwidth as a share of the triad's (all in one 
 
     python bench/vectorize.py                 # 10M elements, 4096x1024 rows, best of 7
     python bench/vectorize.py --quick         # 1M elements, 512x1024 rows, best of 3
+    python bench/vectorize.py --rows 16384    # 64 MiB row kernels (4096 rows: 16 MiB, L3-sized)
 
 Bandwidth = bytes the kernel must move (each input read once, each output written once) /
 time. The bound is the triad `a = b + s*c` compiled by mlc into a preallocated output (`out=`,
@@ -126,9 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="small sizes, best of 3")
     p.add_argument("--repeat", type=int, default=None, help="runs per measurement (best of)")
     p.add_argument("--threads", type=int, default=None, help="mlc worker threads")
+    p.add_argument("--rows", type=int, default=None, help="rows of the 1024-column kernels")
     args = p.parse_args(argv)
     n = 1_000_000 if args.quick else 10_000_000
-    rows = 512 if args.quick else 4096
+    rows = args.rows or (512 if args.quick else 4096)
     repeat = args.repeat or (3 if args.quick else 7)
     rng = np.random.default_rng(0)
     a, b, c = (rng.standard_normal(n).astype(np.float32) for _ in range(3))
