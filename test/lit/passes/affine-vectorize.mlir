@@ -178,6 +178,22 @@ func.func @iota(%a: memref<?xf32>, %n: index) {
 
 // -----
 
+// Two rows of one buffer, one read and one written: not the same address, but the dependence
+// analysis (affine_dependence.is_parallel) proves that no iteration depends on another.
+// CHECK-LABEL: func.func @rows_of_one_buffer
+// CHECK: affine.vector_load %[[A:.+]][0, %[[I:.+]]] : memref<4x?xf32>, vector<8xf32>
+// CHECK: affine.vector_store %{{.+}}, %[[A]][1, %[[I]]] : memref<4x?xf32>, vector<8xf32>
+func.func @rows_of_one_buffer(%a: memref<4x?xf32>, %n: index) {
+  affine.for %i = 0 to %n {
+    %0 = affine.load %a[0, %i] : memref<4x?xf32>
+    %1 = arith.addf %0, %0 : f32
+    affine.store %1, %a[1, %i] : memref<4x?xf32>
+  }
+  return
+}
+
+// -----
+
 // Left scalar: a strided access, a column walk, a shifted read of the written buffer (a
 // loop-carried dependence), a call, an i1 buffer (bit-packed in vectors), two unknown upper
 // bounds (no affine epilogue), a store to a loop-invariant address that is not a reduction.
