@@ -153,11 +153,13 @@ class ContractionMicrokernelPass(Pass):
     threads = Option(int, 0, "Threads the parallel default plans for (0: the host's cores)")
     size_hint = Option(int, 256, "Size assumed for a dynamic dim by the default heuristics")
     knobs = (
-        KnobDecl("mr", "choice", "Micro-tile rows (A elements broadcast per k step)"),
-        KnobDecl("nr", "choice", "Micro-tile columns (a multiple of the vector width)"),
+        KnobDecl(
+            "mr", "choice", "Micro-tile rows (capped so that the tile fits the vector registers)"
+        ),
+        KnobDecl("nr", "choice", "Micro-tile columns (1 to 4 vectors)"),
         KnobDecl("kc", "int", "K block: depth of the packed panels (default: L1 model)"),
-        KnobDecl("mc", "int", "M block: rows of the packed A block (default: L2 model)"),
-        KnobDecl("nc", "int", "N block: columns of the packed B panel (default: L3 model)"),
+        KnobDecl("mc", "int", "M block: rows of the packed A block, rounded up to mr (L2 model)"),
+        KnobDecl("nc", "int", "N block: columns of the B panel, rounded up to nr (L3 model)"),
         KnobDecl("order", "choice", "Order of the jc/pc/ic block loops"),
         KnobDecl("pack", "bool", "Pack B panels (else B is read in place; asked when B allows it)"),
         KnobDecl("parallel", "choice", "Loop run on the thread pool: none, jc, ic or batch"),
@@ -205,9 +207,11 @@ class ContractionMicrokernelPass(Pass):
         mr0, nr0 = _default_tile(vl, m, n)
         tiles = legal_tiles(vl)
         mrs = sorted({t[0] for t in tiles})
+        # Independent domains (any sampled configuration is valid): a tile that would not fit
+        # the registers keeps nr and gets the largest mr that fits.
         mr = ctx.knob(site, "mr", Choice(*mrs), mr0)
-        nrs = [t[1] for t in tiles if t[0] == mr]
-        nr = ctx.knob(site, "nr", Choice(*nrs), nr0 if nr0 in nrs else nrs[0])
+        nr = ctx.knob(site, "nr", Choice(*[q * vl for q in (1, 2, 3, 4)]), nr0)
+        mr = max(t[0] for t in tiles if t[1] == nr and t[0] <= mr)
         # kc: an A and a B micro-panel (mr + nr) x kc share 3/4 of L1.
         kc0 = max(8, min(2048, (caches.l1 * 3 // 4) // ((mr + nr) * 4)) // 8 * 8)
         if k <= kc0 * 3 // 2:
@@ -235,8 +239,9 @@ class ContractionMicrokernelPass(Pass):
             else:
                 par0 = "ic"
                 mc0 = min(mc0, _ceil(_ceil(m, threads), mr) * mr)
-        mc = ctx.knob(site, "mc", IntRange(mr, 4096 // mr * mr, mr), mc0)
-        nc = ctx.knob(site, "nc", IntRange(nr, 8192 // nr * nr, nr), nc0)
+        # mc and nc are rounded up to multiples of mr and nr.
+        mc = _ceil(ctx.knob(site, "mc", IntRange(1, 4096), mc0), mr) * mr
+        nc = _ceil(ctx.knob(site, "nc", IntRange(1, 8192), nc0), nr) * nr
         order = ctx.knob(site, "order", Choice(*ORDERS), "jc-pc-ic")
         choices = ["none", "jc", "ic"] + (["batch"] if c.batch else [])
         par = ctx.knob(site, "parallel", Choice(*choices), par0)

@@ -131,11 +131,21 @@ def test_knobs_are_listed_with_legal_domains() -> None:
     assert names["mc"].value % mr == 0 and names["nc"].value % nr == 0
 
 
-def test_illegal_tile_is_an_error_naming_the_knob() -> None:
+def test_out_of_domain_tile_is_an_error_naming_the_knob() -> None:
     text = _matmul("16", "16", "16")
     site = _site(text)
     with pytest.raises(mlc.DiagnosticError, match="nr"):
-        mlc.compile(text, pipeline=_pipeline(8), knobs={f"{site}/mr": 8, f"{site}/nr": 32})
+        mlc.compile(text, pipeline=_pipeline(8), knobs={f"{site}/nr": 20})
+
+
+def test_tile_too_big_for_the_registers_is_capped() -> None:
+    text = _matmul("?", "16", "32")
+    site = _site(text)
+    knobs = KnobContext({f"{site}/mr": 14, f"{site}/nr": 32})  # 56 accumulators for AVX2
+    ir = _after_pass(text, 8, knobs)
+    # nr stays 32 (4 vectors); mr becomes 2, the largest with 2*4 + 4 + 1 <= 16 registers.
+    assert ir.count("vector.fma") == 8
+    _check(text, dyn={0: 5}, knobs={f"{site}/mr": 14, f"{site}/nr": 32})
 
 
 # -- numerics -----------------------------------------------------------------------------------
