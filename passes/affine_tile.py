@@ -183,11 +183,26 @@ def footprint(band: Sequence[Operation], sizes: Sequence[int], info: DependenceI
     return sum(per_memref.values())
 
 
+def _has_reuse(band: Sequence[Operation], info: DependenceInfo) -> bool:
+    """Some access stays on the same elements along some loop of the band (tiling can only
+    help when data is touched again: a fill or a copy has nothing to keep in cache)."""
+    ivs = [lp.induction_var for lp in band]
+    for acc in info.accesses:
+        if acc.subs is None or any(s is None for s in acc.subs):
+            continue
+        used = set().union(*(s[0] for s in acc.subs)) if acc.subs else set()  # type: ignore[index]
+        if any(iv not in used for iv in ivs):
+            return True
+    return False
+
+
 def default_tile_sizes(band: Sequence[Operation], info: DependenceInfo, cache: int) -> list[int]:
-    """No tiling when the whole nest fits in `cache` bytes; else the largest equal power of
-    two per loop (capped by each trip count) whose tile footprint fits, at least 1."""
+    """No tiling for a single loop (strip-mining alone moves no data), when the whole nest
+    fits in `cache` bytes, or when no access is reused along a loop of the band; else the
+    largest equal power of two per loop (capped by each trip count) whose tile footprint
+    fits, at least 1."""
     trips = [lp.constant_trip_count() or _DYNAMIC_TRIP_GUESS for lp in band]
-    if footprint(band, trips, info) <= cache:
+    if len(band) < 2 or footprint(band, trips, info) <= cache or not _has_reuse(band, info):
         return [1] * len(band)
     t = 1
     while True:
@@ -207,8 +222,9 @@ class AffineTilePass(Pass):
     maps for partial tiles. The knob `tile<i>` at the outermost loop of the band picks the
     size of loop i (1: untiled; its domain holds the powers of two below the trip count and
     its divisors; powers of two up to 1024 for a dynamic trip count). Defaults: `sizes`
-    when given (the last entry repeats), else the cache model (no tiling when the nest fits
-    in `cache-size`, else equal power-of-two sizes whose tile footprint fits). In a nest
+    when given (the last entry repeats), else the cache model (no tiling for a single loop,
+    when the nest fits in `cache-size` or when nothing is reused along a loop; else equal
+    power-of-two sizes whose tile footprint fits). In a nest
     whose inner bounds use outer ivs, the innermost rectangular band is tiled: running the
     pass again on its output tiles the point loops again (multi-level tiling).
     """

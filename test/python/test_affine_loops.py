@@ -276,3 +276,50 @@ def test_docs_loop_transforms_examples_run() -> None:
     namespace: dict = {"__name__": "docs_loop_transforms"}
     for i, code in enumerate(blocks):
         exec(compile(code, f"{doc.name}[block {i}]", "exec"), namespace)  # noqa: S102
+
+
+CACHE_MODEL = """
+func.func @f() {
+  %A = memref.alloc() : memref<1024x1024xf32>
+  %B = memref.alloc() : memref<1024x1024xf32>
+  %C = memref.alloc() : memref<1024x1024xf32>
+  %z = arith.constant 0.0 : f32
+  affine.for %i = 0 to 1024 {
+    affine.for %j = 0 to 1024 {
+      affine.store %z, %C[%i, %j] : memref<1024x1024xf32>
+    }
+  }
+  affine.for %i = 0 to 1024 {
+    affine.for %j = 0 to 1024 {
+      affine.for %k = 0 to 1024 {
+        %a = affine.load %A[%i, %k] : memref<1024x1024xf32>
+        %b = affine.load %B[%k, %j] : memref<1024x1024xf32>
+        %c = affine.load %C[%i, %j] : memref<1024x1024xf32>
+        %p = arith.mulf %a, %b : f32
+        %s = arith.addf %c, %p : f32
+        affine.store %s, %C[%i, %j] : memref<1024x1024xf32>
+      }
+    }
+  }
+  return
+}
+"""
+
+
+def test_tile_cache_model_defaults() -> None:
+    from mlc.passes.affine_tile import footprint
+
+    module = mlc.parse(CACHE_MODEL)
+    space = mlc.run_pipeline(module, "builtin.module(func.func(affine-tile{cache-size=512}))")
+    by_site: dict[str, list[int]] = {}
+    for r in space.space():
+        by_site.setdefault(r.site, []).append(r.value)
+    fill, matmul = by_site.values()
+    assert fill == [1, 1]  # a fill reuses nothing: not tiled
+    t = matmul[0]
+    assert matmul == [t, t, t] and 1 < t < 1024
+    # The chosen tile fits 512 KiB and the next power of two does not.
+    loops, _ = _top_loops(CACHE_MODEL)
+    nest = nest_of(loops[1])
+    info = DependenceInfo(nest[0])
+    assert footprint(nest, [t] * 3, info) <= 512 * 1024 < footprint(nest, [2 * t] * 3, info)
