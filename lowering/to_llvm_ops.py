@@ -491,6 +491,15 @@ def binary_by_kind(fn: FnLowering, kind: str, a: Value, b: Value, fm: dict | Non
     raise unsupported(f"combining kind '{kind}'")
 
 
+def _reorderable(op: Operation, kind: str, et: A.Type) -> bool:
+    """Whether a reduction may combine in any order: integer and min/max kinds always, float
+    add/mul with the `reassoc` fast-math flag."""
+    if type(et) is not A.FloatType or kind not in ("add", "mul"):
+        return True
+    a = op.get_attr("fastmath")
+    return bool(getattr(a, "flags", 0) & _ARITH_FM_BITS["reassoc"])
+
+
 @lowering("vector.reduction")
 def _reduction(fn: FnLowering, op: Operation) -> None:
     vec = fn.get(op.operands[0])
@@ -498,7 +507,30 @@ def _reduction(fn: FnLowering, op: Operation) -> None:
     et = vec.type.element_type  # type: ignore[attr-defined]
     fm = fastmath(op)
     acc = fn.get(op.operands[1]) if len(op.operands) > 1 else None
-    for k in range(vec.type.shape[0]):  # type: ignore[attr-defined]
+    n = vec.type.shape[0]  # type: ignore[attr-defined]
+    if n > 1 and n & (n - 1) == 0 and _reorderable(op, kind, et):
+        # log2(n) halving steps (a tree) instead of a chain of n - 1 dependent ops.
+        while n > 1:
+            h = n // 2
+            half = A.VectorType([h], et)
+            lo = fn.v(
+                LE.ShuffleVectorOp,
+                [vec, vec],
+                half,
+                {"mask": A.DenseArrayAttr(A.i32, list(range(h)))},
+            )
+            hi = fn.v(
+                LE.ShuffleVectorOp,
+                [vec, vec],
+                half,
+                {"mask": A.DenseArrayAttr(A.i32, list(range(h, n)))},
+            )
+            vec = binary_by_kind(fn, kind, lo, hi, fm)
+            n = h
+        e = fn.v(LE.ExtractElementOp, [vec, fn.const(0)], et)
+        fn.vmap[op.results[0]] = e if acc is None else binary_by_kind(fn, kind, acc, e, fm)
+        return
+    for k in range(n):
         e = fn.v(LE.ExtractElementOp, [vec, fn.const(k)], et)
         acc = e if acc is None else binary_by_kind(fn, kind, acc, e, fm)
     fn.vmap[op.results[0]] = acc  # type: ignore[assignment]
