@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from mlc.dialects.affine import ForOp, YieldOp
 from mlc.dialects.affine_ops import LoadOp, StoreOp, VectorLoadOp, VectorStoreOp
-from mlc.dialects.arith import AddIOp, ConstantOp
+from mlc.dialects.arith import AddIOp, ConstantOp, FastMathFlagsAttr
 from mlc.dialects.vector import BroadcastOp, CombiningKindAttr, ReductionOp
 from mlc.passes.affine_dependence import is_parallel
 
@@ -601,8 +601,12 @@ class _Vectorizer:
                 init = loop._operands[n_lb + n_ub + r.position].value
             attrs: dict[str, A.Attribute] = {"kind": CombiningKindAttr(r.kind)}
             fm = r.combine.get_attr("fastmath")
-            if fm is not None:
-                attrs["fastmath"] = fm
+            flags = getattr(fm, "flags", 0)
+            if REDUCTION_KINDS[r.combine.name][1]:
+                # The reassoc knob allowed reordering: the final reduction may use a tree too.
+                flags |= FastMathFlagsAttr.from_names("reassoc").flags
+            if flags:
+                attrs["fastmath"] = FastMathFlagsAttr(flags)
             red = ReductionOp.create([vres, init], [r.acc.type], attrs, location=r.combine.location)
             loop.parent.insert_before(red, after)  # type: ignore[union-attr]
             if r.load is not None:

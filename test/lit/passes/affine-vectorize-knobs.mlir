@@ -43,7 +43,7 @@
 
 // WIDE-LABEL: func.func @sum_rows
 // WIDE: affine.for %{{.+}} step 16 iter_args(%{{.+}} = %{{.+}}) -> (vector<16xf32>)
-// WIDE: vector.reduction <add>, %{{.+}}, %{{.+}} : vector<16xf32> into f32
+// WIDE: vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
 // WIDE-LABEL: func.func @scale_f64
 // WIDE: vector<8xf64>
 

@@ -96,7 +96,7 @@ func.func @exact_and_short(%a: memref<32xi32>, %b: memref<3xi32>) {
 // CHECK-NEXT: %[[V:.+]] = affine.vector_load %[[A]][0, %[[J]]]
 // CHECK-NEXT: %[[S:.+]] = arith.addf %[[ACC]], %[[V]] : vector<8xf32>
 // CHECK-NEXT: affine.yield %[[S]] : vector<8xf32>
-// CHECK: %[[R:.+]] = vector.reduction <add>, %[[VS]], %[[Z]] : vector<8xf32> into f32
+// CHECK: %[[R:.+]] = vector.reduction <add>, %[[VS]], %[[Z]] fastmath<reassoc> : vector<8xf32> into f32
 // CHECK-NEXT: %[[SUM:.+]] = affine.for %{{.+}} = max #{{.+}} to %{{.+}} iter_args(%{{.+}} = %[[R]]) -> (f32) {
 // CHECK: affine.for %[[I:.+]] = 0 to %{{.+}} {
 // CHECK-NEXT: %[[INIT:.+]] = affine.load %[[M]][%[[I]]] : memref<?xf32>
