@@ -219,17 +219,18 @@ class AffineParallelizePass(Pass):
                 continue  # another pass already chose this nest's threads
             info = DependenceInfo(top)
             parallel = self._parallel_loops(top, info)
-            if not self.threads_only:
-                for lp in parallel:  # pre-order: outer loops first
-                    if _parallel_depth(lp) < self.max_nested:
-                        kinds = _reduction_kinds(lp) if lp.results else []
-                        if kinds is None:
-                            continue
-                        new = for_to_parallel(lp, kinds)
-                        self.num_parallel += 1
-                        if top is lp:
-                            top = new
+            # Knobs are asked on the loops as they are before any conversion (stable sites,
+            # and no site renumbering for ops created by this pass).
             self._offer(top, ctx, info, set(parallel))
+            if self.threads_only:
+                continue
+            for lp in parallel:  # pre-order: outer loops first
+                if lp.parent is None or _parallel_depth(lp) >= self.max_nested:
+                    continue  # converted for the thread pool, or too deep
+                kinds = _reduction_kinds(lp) if lp.results else []
+                if kinds is not None:
+                    for_to_parallel(lp, kinds)
+                    self.num_parallel += 1
 
     def _parallel_loops(self, top: Operation, info: DependenceInfo) -> list[Operation]:
         out = []
