@@ -184,8 +184,8 @@ class AffineParallelizePass(Pass):
     threads, so results stay deterministic). With `threads-only`, only the loops chosen for
     the thread pool are converted (others stay affine.for, for affine-vectorize).
 
-    Then, in each loop nest without an `mlc.parallel` loop, the outermost result-less
-    parallel loops are offered to the thread pool: knob `threads` (bool, at that loop;
+    Before that conversion, in each loop nest without an `mlc.parallel` loop, the outermost
+    result-less parallel loops are offered to the thread pool: knob `threads` (bool, at that loop;
     default: when the estimated work of one pool call is at least `min-work` and the trip
     count is at least 2) marks the loop `mlc.parallel` (convert-to-llvm runs it through
     `mlc_parallel_for`); a refused loop passes the offer to the parallel loops inside it.
