@@ -91,6 +91,16 @@ def host_vector_width() -> int:
         return 8
 
 
+def _runtime_threads() -> int:
+    """The thread count compiled code will get by default (MLC_NUM_THREADS, else the cores)."""
+    try:
+        from mlc.runtime.parallel import default_threads
+
+        return default_threads()
+    except (ImportError, ValueError):
+        return max(1, os.cpu_count() or 1)
+
+
 def legal_tiles(vl: int) -> list[tuple[int, int]]:
     """(mr, nr) pairs whose accumulators, B vectors and the A broadcast fit the registers."""
     regs = 32 if vl == 16 else 16
@@ -150,7 +160,9 @@ class ContractionMicrokernelPass(Pass):
     min_flops = Option(
         int, 4096, "Contractions with fewer multiply-adds (static sizes) stay on the generic path"
     )
-    threads = Option(int, 0, "Threads the parallel default plans for (0: the host's cores)")
+    threads = Option(
+        int, 0, "Threads the parallel default plans for (0: MLC_NUM_THREADS, else the cores)"
+    )
     size_hint = Option(int, 256, "Size assumed for a dynamic dim by the default heuristics")
     knobs = (
         KnobDecl(
@@ -221,7 +233,7 @@ class ContractionMicrokernelPass(Pass):
         kc0 = min(kc0, 4096)
         kc = ctx.knob(site, "kc", IntRange(8, 4096, 8), kc0)
         kce = min(kc, k)
-        threads = self.threads or max(1, len(os.sched_getaffinity(0)))
+        threads = self.threads or _runtime_threads()
         # mc: the A block takes half of L2; nc: the B panel takes half of the L3 share.
         mc0 = max(mr, (caches.l2 // 2) // (kce * 4) // mr * mr)
         nc0 = max(nr, (caches.l3 // 2) // (kce * 4) // nr * nr)
