@@ -525,8 +525,10 @@ class _Vectorizer:
                 self.insert_before_loop(_splat_constant(r.kind, self.vtype(r.acc.type))).results[0]
             )
         if bounds is None:
-            lo, split = loop.constant_lower_bound(), self.split_const
-            vloop = ForOp.build_for(lo, split, self.lanes, inits)  # type: ignore[arg-type]
+            lo, trip = loop.constant_lower_bound(), loop.constant_trip_count()
+            assert lo is not None and trip is not None
+            split = lo + (trip // self.lanes) * self.lanes
+            vloop = ForOp.build_for(lo, split, self.lanes, inits)
             if split != loop.constant_upper_bound():
                 epilogue = AffineMap.constant(split)
         else:
@@ -629,8 +631,6 @@ class _Vectorizer:
             loop.set_operand(n_lb + n_ub + k, v)
         loop.set_lower_bound(epilogue, operands)
 
-    split_const = 0
-
 
 # ---------------------------------------------------------------------------------------------
 # The pass
@@ -713,11 +713,6 @@ class AffineVectorizePass(Pass):
         lanes = ctx.knob(site, "width", Choice(*widths), default)
         if lanes == 1 or (trip is not None and trip < lanes):
             return
-        vec = _Vectorizer(loop, plan, lanes)
-        if trip is not None:
-            lo = loop.constant_lower_bound()
-            assert lo is not None
-            vec.split_const = lo + (trip // lanes) * lanes
-        vec.run(bounds)
+        _Vectorizer(loop, plan, lanes).run(bounds)
         self.num_vectorized += 1
         self.num_reductions += len(plan.reductions)
