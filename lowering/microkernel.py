@@ -164,6 +164,9 @@ class ContractionMicrokernelPass(Pass):
         int, 0, "Threads the parallel default plans for (0: MLC_NUM_THREADS, else the cores)"
     )
     size_hint = Option(int, 256, "Size assumed for a dynamic dim by the default heuristics")
+    single_k_block = Option(
+        int, 1024, "K up to which the default kc covers K in one block (else the L1 model)"
+    )
     knobs = (
         KnobDecl(
             "mr", "choice", "Micro-tile rows (capped so that the tile fits the vector registers)"
@@ -226,8 +229,10 @@ class ContractionMicrokernelPass(Pass):
         mr = max(t[0] for t in tiles if t[1] == nr and t[0] <= mr)
         # kc: an A and a B micro-panel (mr + nr) x kc share 3/4 of L1.
         kc0 = max(8, min(2048, (caches.l1 * 3 // 4) // ((mr + nr) * 4)) // 8 * 8)
-        if k <= kc0 * 3 // 2:
-            kc0 = max(8, _ceil(k, 8) * 8)  # one block rather than a sliver
+        if k <= max(kc0 * 3 // 2, self.single_k_block):
+            # One block: no partial sums through C and one store variant (about half the code
+            # and LLVM time); the B micro-panel then streams from L2.
+            kc0 = max(8, _ceil(k, 8) * 8)
         else:  # equal blocks: no short last block
             kc0 = _ceil(_ceil(k, _ceil(k, kc0)), 8) * 8
         kc0 = min(kc0, 4096)

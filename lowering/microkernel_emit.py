@@ -398,7 +398,7 @@ class _Nest:
         self.full_m = type(self.M) is int and self.M % mr == 0
         self.full_n = type(self.N) is int and self.N % nr == 0
         self.scratch = None
-        if not self.full_n:
+        if not (self.full_m and self.full_n):
             self.scratch = self.alloc(([ss] if ss is not None else []) + [mr, nr])
         self.s_private = ss is not None
         self.zero_vec = e.v(arith.ConstantOp.from_attr(A.DenseElementsAttr(self.vt, [0.0] * vl)))
@@ -617,52 +617,46 @@ class _Nest:
             self.store_edge(edge, accs, i0, j0, pc_t)
 
     def store_rows(self, e: _E, accs: list[Value], i0: Idx, j0: Idx, pc_t: Idx) -> None:
-        """An edge tile in M only (N is a multiple of nr): the valid rows as vectors, each
-        under an affine.if, with the initializer or C's partial sums added per vector."""
-        mr, nv = self.cfg.mr, self.cfg.nr // self.cfg.vl
+        """An edge tile in M only (N is a multiple of nr): accumulators to the scratch tile,
+        then a loop over its valid rows storing vectors (one copy of the epilogue per vector
+        of a row, not per accumulator)."""
+        mr, nv, vl = self.cfg.mr, self.cfg.nr // self.cfg.vl, self.cfg.vl
         c = self.c
-        pts = self._points(i0, j0)
+        assert self.scratch is not None
+        slot = self._slot(self.s_private)
+        smap = _ident(len(slot) + 2)
+        for r in range(mr):
+            for q in range(nv):
+                e.vstore(accs[r * nv + q], self.scratch, smap, [*slot, r, q * vl])
+
+        def rows(ee: _E, first: bool, last: bool) -> None:
+            _, er = ee.for_(0, (lambda m, i: [AffineConstantExpr(mr), m - i], (self.M, i0)))
+            r = er.block.arguments[0]
+            m = er.ix(lambda a, b: a + b, i0, r)
+            for q in range(nv):
+                p = [*self.bvals, m, _off(j0, q * vl), 0]
+                v = er.vload(self.vt, self.scratch, smap, [*slot, r, q * vl])  # type: ignore[arg-type]
+                if first and c.init is not None:
+                    if not c.init_zero:
+                        init = _eval_stage(er, c.init, None, p, self.vt)
+                        v = er.v(arith.AddFOp.create([init, v], [self.vt]))
+                else:
+                    old = er.vload(self.vt, c.c, c.c_view, p)
+                    v = er.v(arith.AddFOp.create([old, v], [self.vt]))
+                if not last:
+                    er.vstore(v, c.c, c.c_view, p)
+                    continue
+                for st in c.epilogues:
+                    v = _eval_stage(er, st, v, p, self.vt)
+                er.vstore(v, c.dest, c.dest_view, p)
+
         first = self._first(pc_t)
-
-        def start(ee: _E, acc: Value, p: list[Idx]) -> Value:
-            def with_init(e2: _E) -> Value:
-                if c.init_zero:
-                    return acc
-                init = _eval_stage(e2, c.init, None, p, self.vt)  # type: ignore[arg-type]
-                return e2.v(arith.AddFOp.create([init, acc], [self.vt]))
-
-            def with_c(e2: _E) -> Value:
-                old = e2.vload(self.vt, c.c, c.c_view, p)
-                return e2.v(arith.AddFOp.create([old, acc], [self.vt]))
-
-            if first is True:
-                return with_init(ee)
-            if first is False:
-                return with_c(ee)
-            op = affine.IfOp.build_if(
-                IntegerSet(1, 0, [dim(0)], [True]), [ee.index(pc_t)], [self.vt]
-            )
-            ee.put(op)
-            then = _E(op.regions[0].blocks[0], None, ee.loc)
-            other = _E(op.regions[1].blocks[0], None, ee.loc)
-            then.put(affine.YieldOp.create([with_init(then)], []))
-            other.put(affine.YieldOp.create([with_c(other)], []))
-            return op.results[0]
-
-        def rows(ee: _E, last: bool) -> None:
-            for r in range(mr):
-                _, er, _ = ee.if_(lambda i, m, r=r: [(m - i - r - 1, False)], [i0, self.M], False)
-                for q in range(nv):
-                    p = pts[r * nv + q]
-                    v = start(er, accs[r * nv + q], p)
-                    if not last:
-                        er.vstore(v, c.c, c.c_view, p)
-                        continue
-                    for st in c.epilogues:
-                        v = _eval_stage(er, st, v, p, self.vt)
-                    er.vstore(v, c.dest, c.dest_view, p)
-
-        self.by_last(e, pc_t, rows)
+        if first is not None:
+            self.by_last(e, pc_t, lambda ee, last: rows(ee, first, last))
+            return
+        _, then, other = e.if_(lambda t: [(t, True)], [pc_t], True)
+        self.by_last(then, pc_t, lambda ee, last: rows(ee, True, last))
+        self.by_last(other, pc_t, lambda ee, last: rows(ee, False, last))  # type: ignore[arg-type]
 
     def kernel(
         self,
