@@ -2,11 +2,11 @@
 loop bounds, level by level, and shrink the intermediates that become private to a fused loop.
 
     affine.for %i = 0 to %n {              affine.for %i = 0 to %n {
-      affine.for %j ... max into %m[%i]      %m = memref.alloc() : memref<f32>
-    }                                 ==>    affine.for %j ... max into %m[]
-    affine.for %i = 0 to %n {                affine.for %j ... exp(%x[%i, %j] - %m[])
-      affine.for %j ... exp(... - %m[%i])    memref.dealloc %m : memref<f32>
-    }                                      }
+      affine.for %j ... max into %m[%i]      %max = affine.for %j ... iter_args(%m = %init)
+    }                                 ==>    affine.for %j ... exp(%x[%i, %j] - %max)
+    affine.for %i = 0 to %n {              }
+      affine.for %j ... exp(... - %m[%i])
+    }
 """
 
 from __future__ import annotations
