@@ -7,7 +7,9 @@ Steps: parse (or clone: the caller's module is never changed), verify, record th
 every public function (its tensor/scalar argument and result types), run the pipeline, translate
 the llvm dialect to LLVM IR text, and JIT-compile it with `mlc.runtime` (which validates every
 call's arrays against those signatures). Result shapes come from the `mlc.result_shapes` maps
-that `bufferize` attaches: each output dim is a constant or equal to an input dim.
+that `bufferize` attaches: each output dim is an affine function of the input dims (a constant,
+an input dim, or e.g. the sum of two for a concat), computed before the call. Input dims that
+the compiled code needs equal (see lowering/input_dims.py) are checked at every call.
 
 Compiling the same text with the same pipeline, knobs and JIT options again is free: the
 lowered LLVM IR is cached per (text, pipeline, knobs), and the runtime caches machine code per
@@ -24,7 +26,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mlc.ir import attributes as A
-from mlc.ir.affine import AffineConstantExpr, AffineMap, AffineSymbolExpr
+from mlc.ir.affine import (
+    AffineBinaryExpr,
+    AffineConstantExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymbolExpr,
+)
 from mlc.ir.core import Operation
 
 __all__ = ["CompileError", "CompiledModule", "compile"]
@@ -58,14 +66,16 @@ def _public_functions(module: Operation) -> list[Operation]:
 class _FunctionInfo:
     """The source-level signature of a public function (before lowering)."""
 
-    __slots__ = ("name", "inputs", "results")
+    __slots__ = ("name", "inputs", "results", "input_dims")
 
-    def __init__(self, fn: Operation) -> None:
+    def __init__(self, fn: Operation, classes: Any) -> None:
         self.name: str = fn.get_attr("sym_name").value  # type: ignore[union-attr]
         ftype = fn.get_attr("function_type").value  # type: ignore[union-attr]
         self.inputs: list[tuple[str, str, tuple[int, ...] | None]] = []
         for i, t in enumerate(ftype.inputs):
             self.inputs.append(self._spec(f"arg{i}", t, f"@{self.name} argument {i}"))
+        # The input dims as the call boundary checks them (see lowering/input_dims.py).
+        self.input_dims: list[tuple[Any, ...] | None] = classes.signature_dims(fn)
         self.results: list[tuple[str, str, tuple[int, ...] | None]] = []
         for i, t in enumerate(ftype.results):
             spec = self._spec(f"result{i}", t, f"@{self.name} result {i}")
@@ -85,12 +95,32 @@ class _FunctionInfo:
         return (name, _element_name(t, where), None)
 
 
+def _dim_of(expr: AffineExpr, symbols: list[tuple[int, int, int]]) -> Any:
+    """An output dim of the runtime signature from its `mlc.result_shapes` expression: an int,
+    an InputDim, or a DimExpr over them; None when an operand is not an input dim."""
+    from mlc.runtime import DimExpr, InputDim
+
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value
+    if isinstance(expr, AffineSymbolExpr):
+        if expr.position >= len(symbols):
+            return None
+        k, kd, static = symbols[expr.position]
+        return static if static >= 0 else InputDim(k, kd)
+    if isinstance(expr, AffineBinaryExpr):
+        lhs, rhs = _dim_of(expr.lhs, symbols), _dim_of(expr.rhs, symbols)
+        if lhs is None or rhs is None:
+            return None
+        return DimExpr(expr.kind, lhs, rhs)
+    return None
+
+
 def _signature(info: _FunctionInfo, llvm_fn: Operation | None) -> Any:
-    from mlc.runtime import ArgSpec, InputDim, Signature
+    from mlc.runtime import ArgSpec, Signature
 
     inputs = [
-        ArgSpec(n, dt, None if shape is None else tuple(None if d < 0 else d for d in shape))
-        for n, dt, shape in info.inputs
+        ArgSpec(n, dt, None if shape is None else info.input_dims[k])
+        for k, (n, dt, shape) in enumerate(info.inputs)
     ]
     # Symbols of the result-shape maps: every dim of every memref input, in argument order.
     symbols: list[tuple[int, int, int]] = []  # (input index, dim, static size or -1)
@@ -109,18 +139,14 @@ def _signature(info: _FunctionInfo, llvm_fn: Operation | None) -> Any:
                 dims.append(size)
                 continue
             expr = None if amap is None else amap.results[d]
-            if isinstance(expr, AffineConstantExpr):
-                dims.append(expr.value)
-            elif isinstance(expr, AffineSymbolExpr) and expr.position < len(symbols):
-                k, kd, static = symbols[expr.position]
-                dims.append(static if static >= 0 else InputDim(k, kd))
-            else:
+            dim = None if expr is None else _dim_of(expr, symbols)
+            if dim is None:
                 shown = "unknown" if expr is None else str(expr)
                 raise CompileError(
-                    f"not supported: dim {d} of @{info.name} result {r} is computed from the "
-                    f"input dims ({shown}); the runtime allocates outputs whose dims are static "
-                    "or equal to an input dim"
+                    f"not supported: dim {d} of @{info.name} result {r} ({shown}) is not an "
+                    "affine function of the input dims"
                 )
+            dims.append(dim)
         outputs.append(ArgSpec(n, dt, tuple(dims)))
     return Signature(inputs=inputs, outputs=outputs)
 
@@ -193,12 +219,15 @@ def _knob_key(knobs: Any) -> str:
 def _lower(
     module: Operation, pipeline: str, knobs: Any
 ) -> tuple[str, dict[str, Any], dict, dict[str, Any]]:
+    from mlc.lowering.input_dims import InputDimClasses
     from mlc.lowering.translate import translate_module
     from mlc.passes.llvm_options import jit_options_of
 
     from mlc import run_pipeline
 
-    infos = [_FunctionInfo(fn) for fn in _public_functions(module)]
+    public = _public_functions(module)
+    classes = InputDimClasses(module) if public else None
+    infos = [_FunctionInfo(fn, classes) for fn in public]
     if not infos:
         raise CompileError("not supported: the module has no public function with a body")
     t0 = time.perf_counter()

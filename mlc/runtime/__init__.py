@@ -45,7 +45,7 @@ from mlc.runtime.engine import (
 from mlc.runtime.module import CacheInfo, CompileCache, JitModule, cache, compile_llvm_ir
 from mlc.runtime.parallel import chunk_bounds, default_threads
 from mlc.runtime.pool import BufferPool, PoolInfo
-from mlc.runtime.signature import ArgSpec, InputDim, Signature, SignatureError
+from mlc.runtime.signature import ArgSpec, DimExpr, InputDim, Signature, SignatureError
 
 __all__ = [
     "ArgSpec",
@@ -54,6 +54,7 @@ __all__ = [
     "CompileCache",
     "EntryNotFoundError",
     "HostTarget",
+    "DimExpr",
     "InputDim",
     "JITError",
     "JitModule",

@@ -20,7 +20,7 @@ import numpy as np
 from mlc.runtime import parallel
 from mlc.runtime.engine import ARRAY_DATA_OFFSET, ARRAY_DIMS_OFFSET
 from mlc.runtime.pool import default_pool
-from mlc.runtime.signature import ArgSpec, InputDim, Signature
+from mlc.runtime.signature import ArgSpec, DimExpr, InputDim, Signature
 
 __all__ = [
     "ARRAY_STRUCT_OK",
@@ -86,6 +86,16 @@ result_pool = default_pool(aligned_empty)
 
 # ---------------------------------------------------------------------------------------------
 # Errors at the call boundary (the slow path: only reached when an argument is wrong)
+
+
+# Python for each DimExpr operator (affine semantics on ints: floor division, non-negative mod).
+_EXPR_CODE = {
+    "add": "({} + {})",
+    "mul": "({} * {})",
+    "floordiv": "({} // {})",
+    "ceildiv": "(-(-{} // {}))",
+    "mod": "({} % {})",
+}
 
 
 def _shape_text(shape: tuple[int, ...]) -> str:
@@ -163,6 +173,18 @@ class _Errors:
         raise ValueError(
             f"{self._arg(k)} dim {i} must equal dim {i0} of argument '{ref}' ({why}): got "
             f"{args[k].shape[i]} and {args[k0].shape[i0]}"
+        )
+
+    def negative(self, j: int, i: int, size: int, args: tuple[Any, ...]) -> None:
+        a = self.sig.outputs[j]
+        shapes = ", ".join(
+            f"{spec.name}={_shape_text(v.shape)}"
+            for spec, v in zip(self.sig.inputs, args)
+            if spec.shape is not None
+        )
+        raise ValueError(
+            f"{self.name}(): result '{a.name}' dim {i} = {a.shape_text()[1:-1].split(', ')[i]} "
+            f"would be {size} for the input shapes {shapes}"
         )
 
     def scalar(self, k: int, v: Any) -> Any:
@@ -445,19 +467,36 @@ def caller_template(
                 k0, i0 = int(d.arg), d.dim
                 emit(f"    if s{k}_{i} != s{k0}_{i0}: _err.same({k}, {i}, {k0}, {i0}, args, ")
                 lines[-1] += "'declared equal')"
+
+    # Output dims computed from input dims (e.g. a concat's sum), checked non-negative.
+    def dim_code(d: Any) -> str:
+        if isinstance(d, int):
+            return str(d)
+        if isinstance(d, str):
+            return dim_var[first[d]]
+        if isinstance(d, InputDim):
+            return dim_var[(int(d.arg), d.dim)]
+        assert isinstance(d, DimExpr)
+        lhs, rhs = dim_code(d.lhs), dim_code(d.rhs)
+        return _EXPR_CODE[d.op].format(lhs, rhs)
+
+    out_dims: list[list[str]] = []
+    for j, a in enumerate(sig.outputs):
+        assert a.shape is not None
+        dims = []
+        for i, d in enumerate(a.shape):
+            if isinstance(d, DimExpr):
+                emit(f"    e{j}_{i} = {dim_code(d)}")
+                emit(f"    if e{j}_{i} < 0: _err.negative({j}, {i}, e{j}_{i}, args)")
+                dims.append(f"e{j}_{i}")
+            else:
+                dims.append(dim_code(d))
+        out_dims.append(dims)
     outs, shapes = [], []
     emit("    if out is None:")
     for j, a in enumerate(sig.outputs):
         assert a.shape is not None
-        dims = []
-        for d in a.shape:
-            if isinstance(d, int):
-                dims.append(str(d))
-            elif isinstance(d, str):
-                dims.append(dim_var[first[d]])
-            else:
-                assert isinstance(d, InputDim)
-                dims.append(dim_var[(int(d.arg), d.dim)])
+        dims = out_dims[j]
         shape = f"({', '.join(dims)}{',' if len(dims) == 1 else ''})"
         env[f"_odt{j}"] = a.np_dtype
         small = all(isinstance(d, int) for d in a.shape) and (

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["ArgSpec", "InputDim", "Signature", "SignatureError", "element_type_name"]
+__all__ = ["ArgSpec", "DimExpr", "InputDim", "Signature", "SignatureError", "element_type_name"]
 
 
 class SignatureError(ValueError):
@@ -25,6 +25,36 @@ class InputDim(NamedTuple):
 
     arg: int | str
     dim: int
+
+
+class DimExpr(NamedTuple):
+    """An output dim computed from input dims: `lhs <op> rhs`, as an affine map computes it.
+
+    `op` is "add", "mul", "floordiv", "ceildiv" or "mod"; operands are ints, symbols, `InputDim`s
+    or `DimExpr`s. The divisions and `mod` need a positive constant `rhs` (floor and ceiling
+    division and a non-negative remainder, as in affine maps); `mul` needs a constant on one
+    side. A dim that comes out negative at call time is a `ValueError` naming the output.
+
+        DimExpr("add", InputDim("a", 0), InputDim("b", 0))      # concat of a and b along dim 0
+        DimExpr("add", DimExpr("floordiv", InputDim(0, 2), 2), 1)
+    """
+
+    op: str
+    lhs: Any
+    rhs: Any
+
+    def leaves(self) -> list[Any]:
+        out = []
+        for side in (self.lhs, self.rhs):
+            out += side.leaves() if isinstance(side, DimExpr) else [side]
+        return out
+
+    def text(self) -> str:
+        sym = _EXPR_TEXT[self.op]
+        return f"({_dim_text(self.lhs)} {sym} {_dim_text(self.rhs)})"
+
+
+_EXPR_TEXT = {"add": "+", "mul": "*", "floordiv": "floordiv", "ceildiv": "ceildiv", "mod": "mod"}
 
 
 # Element types: MLIR spelling -> (NumPy dtype, LLVM scalar type). `index` is i64 on the host.
@@ -64,12 +94,14 @@ def element_type_name(dtype: Any) -> str:
     return name
 
 
-Dim = int | None | str | InputDim
+Dim = int | None | str | InputDim | DimExpr
 
 
 def _dim_text(dim: Any) -> str:
     if dim is None:
         return "?"
+    if isinstance(dim, DimExpr):
+        return dim.text()
     if isinstance(dim, InputDim):
         return f"#{dim.arg}[{dim.dim}]" if isinstance(dim.arg, int) else f"{dim.arg}[{dim.dim}]"
     return str(dim)
@@ -102,14 +134,18 @@ class ArgSpec:
             raise SignatureError(f"argument '{self.name}': shape must be a tuple or None")
         dims: list[Dim] = []
         for i, d in enumerate(self.shape):
-            if isinstance(d, tuple) and not isinstance(d, InputDim):
+            if isinstance(d, DimExpr):
+                d = _check_expr(d, f"argument '{self.name}' dim {i}")
+            elif isinstance(d, tuple) and not isinstance(d, InputDim):
                 if len(d) == 3 and d[0] == "in":
                     d = InputDim(d[1], d[2])
                 else:
                     raise SignatureError(
                         f"argument '{self.name}' dim {i}: expected ('in', arg, dim), got {d!r}"
                     )
-            if isinstance(d, bool) or not (d is None or isinstance(d, int | str | InputDim)):
+            if isinstance(d, bool) or not (
+                d is None or isinstance(d, int | str | InputDim | DimExpr)
+            ):
                 raise SignatureError(f"argument '{self.name}' dim {i}: bad dim {d!r}")
             if isinstance(d, int) and d < 0:
                 raise SignatureError(f"argument '{self.name}' dim {i}: negative size {d}")
@@ -213,12 +249,22 @@ class Signature:
                     bound.add(d)
         # Resolve InputDim references to input indices on copies (ArgSpecs may be shared).
         resolved = []
-        for a in inputs + outputs:
-            shape = a.shape
-            for i, d in enumerate(shape or ()):
+        for k, a in enumerate(inputs + outputs):
+            if a.shape is None:
+                resolved.append(a)
+                continue
+            dims = list(a.shape)
+            for i, d in enumerate(dims):
                 if isinstance(d, InputDim):
-                    shape = _resolve_ref(a, shape, i, d, inputs, index)
-            resolved.append(a if shape is a.shape else replace(a, shape=shape))
+                    dims[i] = _resolve_ref(a, i, d, inputs, index)
+                elif isinstance(d, DimExpr):
+                    if k < len(inputs):
+                        raise SignatureError(
+                            f"input '{a.name}' dim {i}: computed dims are for outputs only"
+                        )
+                    dims[i] = _resolve_expr(a, i, d, inputs, index, bound)
+            shape = tuple(dims)
+            resolved.append(a if shape == a.shape else replace(a, shape=shape))
         inputs, outputs = tuple(resolved[: len(inputs)]), tuple(resolved[len(inputs) :])
         object.__setattr__(self, "inputs", inputs)
         object.__setattr__(self, "outputs", outputs)
@@ -262,13 +308,13 @@ class Signature:
 
 def _resolve_ref(
     a: ArgSpec,
-    shape: tuple[Dim, ...],
     i: int,
     d: InputDim,
     inputs: tuple[ArgSpec, ...],
     index: dict[str, int],
-) -> tuple[Dim, ...]:
-    """`shape` (of `a`) with dim `i`, an InputDim, made an integer input index, checked."""
+) -> Dim:
+    """The InputDim `d` (dim `i` of `a`, or a leaf of it) with an integer input index, checked;
+    a reference to a static dim is that size."""
     arg = d.arg
     if isinstance(arg, str):
         if arg not in index:
@@ -285,10 +331,72 @@ def _resolve_ref(
             f"has no dim {d.dim}"
         )
     target = ref.shape[d.dim]
-    if isinstance(target, InputDim):
+    if isinstance(target, InputDim | DimExpr):
         raise SignatureError(
             f"argument '{a.name}' dim {i}: refers to '{ref.name}' dim {d.dim}, itself a reference"
         )
-    # A reference to a static dim is that static size.
-    new: Dim = target if isinstance(target, int) else InputDim(arg, d.dim)
-    return shape[:i] + (new,) + shape[i + 1 :]
+    return target if isinstance(target, int) else InputDim(arg, d.dim)
+
+
+def _check_expr(e: DimExpr, where: str) -> DimExpr:
+    """`e` with `("in", arg, dim)` leaves made InputDims; a malformed expression raises."""
+    if e.op not in _EXPR_TEXT:
+        ops = ", ".join(_EXPR_TEXT)
+        raise SignatureError(f"{where}: unknown dim expression operator {e.op!r} (one of {ops})")
+    sides = []
+    for side in (e.lhs, e.rhs):
+        if isinstance(side, DimExpr):
+            side = _check_expr(side, where)
+        elif isinstance(side, tuple) and not isinstance(side, InputDim):
+            if len(side) != 3 or side[0] != "in":
+                raise SignatureError(f"{where}: expected ('in', arg, dim), got {side!r}")
+            side = InputDim(side[1], side[2])
+        elif isinstance(side, bool) or not isinstance(side, int | str | InputDim):
+            raise SignatureError(f"{where}: bad operand {side!r} of a dim expression")
+        sides.append(side)
+    lhs, rhs = sides
+    if e.op in ("floordiv", "ceildiv", "mod") and not (isinstance(rhs, int) and rhs > 0):
+        raise SignatureError(f"{where}: '{e.op}' needs a positive constant divisor, got {rhs!r}")
+    if e.op == "mul" and not (isinstance(lhs, int) or isinstance(rhs, int)):
+        raise SignatureError(f"{where}: 'mul' needs a constant operand (dims are affine)")
+    return DimExpr(e.op, lhs, rhs)
+
+
+def eval_dim_expr(op: str, lhs: int, rhs: int) -> int:
+    """The value of `lhs <op> rhs` on integers (affine semantics)."""
+    if op == "add":
+        return lhs + rhs
+    if op == "mul":
+        return lhs * rhs
+    if op == "floordiv":
+        return lhs // rhs
+    if op == "ceildiv":
+        return -(-lhs // rhs)
+    return lhs % rhs
+
+
+def _resolve_expr(
+    a: ArgSpec,
+    i: int,
+    e: DimExpr,
+    inputs: tuple[ArgSpec, ...],
+    index: dict[str, int],
+    bound: set[str],
+) -> Dim:
+    """`e` with InputDim leaves resolved and checked, folded to an int when it is constant."""
+    sides: list[Any] = []
+    for side in (e.lhs, e.rhs):
+        if isinstance(side, DimExpr):
+            side = _resolve_expr(a, i, side, inputs, index, bound)
+        elif isinstance(side, InputDim):
+            side = _resolve_ref(a, i, side, inputs, index)
+        elif isinstance(side, str) and side not in bound:
+            raise SignatureError(
+                f"output '{a.name}' dim {i} cannot be determined: symbol '{side}' is not a dim "
+                "of any input"
+            )
+        sides.append(side)
+    lhs, rhs = sides
+    if isinstance(lhs, int) and isinstance(rhs, int):
+        return eval_dim_expr(e.op, lhs, rhs)
+    return DimExpr(e.op, lhs, rhs)

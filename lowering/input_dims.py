@@ -1,0 +1,84 @@
+"""Which input dims compiled code needs equal (or of a given size): the call-boundary contract.
+
+The lowering reads operands through index maps sized by one of them: a broadcasting op whose
+operand has a `?` dim reads it as if it were the result dim (`broadcast_map`: a dynamic size-1
+dim is not broadcast at run time, as in MLIR's linalg lowering), a matmul reads its contracting
+dim from the left operand, and so on. An array that breaks such an assumption would be read out
+of bounds. So `mlc.compile` turns the assumptions into the runtime signature: dims known equal
+share a symbol (checked at each call, with a `ValueError` naming both arguments), and a dim
+known to equal a static size becomes that size.
+
+The classes are `DimEquivalence`'s (the graph ops' semantics: matmul's contracting dims,
+concat's other dims, reductions, windows, calls ...), with broadcasting taken as the lowering
+takes it: every operand dim that is not a static 1 equals the result dim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mlc.passes.graph_shape_inference import DYNAMIC, DimEquivalence
+
+from mlc.ir import attributes as A
+from mlc.ir.core import Operation, Value
+
+__all__ = ["InputDimClasses"]
+
+
+class InputDimClasses(DimEquivalence):
+    """`DimEquivalence` of a module under the lowering's broadcasting assumption.
+
+    classes = InputDimClasses(module)
+    classes.signature_dims(fn)   # per argument: a tuple of int | str | None per dim
+    """
+
+    __slots__ = ()
+
+    def _broadcast(self, out: Value, ins: Sequence[Value], op: Operation, lead: int = 0) -> None:
+        if type(out.type) is not A.RankedTensorType:
+            return
+        rank = out.type.rank - lead  # type: ignore[attr-defined]
+        for v in ins:
+            if type(v.type) is not A.RankedTensorType:
+                continue
+            shape = v.type.shape  # type: ignore[attr-defined]
+            r = len(shape) - lead
+            for j in range(r):
+                if shape[j] != 1:
+                    self.union(out, rank - r + j, v, j, op)
+
+    def signature_dims(self, fn: Operation) -> list[tuple[int | str | None, ...] | None]:
+        """For each argument of `fn` (None for a non-tensor), its dims as the runtime signature
+        takes them: static sizes (also a `?` known to equal one), a symbol shared by the
+        arguments' dims of one class, or None (free)."""
+        args = fn.regions[0].blocks[0].arguments
+        members: dict[int, list[tuple[int, int]]] = {}
+        for k, a in enumerate(args):
+            if type(a.type) is not A.RankedTensorType:
+                continue
+            for d, size in enumerate(a.type.shape):  # type: ignore[attr-defined]
+                if size == DYNAMIC:
+                    cid = self.class_id(a, d)
+                    if cid is not None:
+                        members.setdefault(cid, []).append((k, d))
+        out: list[tuple[int | str | None, ...] | None] = []
+        for a in args:
+            if type(a.type) is not A.RankedTensorType:
+                out.append(None)
+                continue
+            dims: list[int | str | None] = []
+            for d, size in enumerate(a.type.shape):  # type: ignore[attr-defined]
+                if size != DYNAMIC:
+                    dims.append(size)
+                    continue
+                known = self.static_size(a, d)
+                cid = self.class_id(a, d)
+                if known is not None:
+                    dims.append(known)
+                elif cid is not None and len(members[cid]) > 1:
+                    k0, d0 = members[cid][0]
+                    dims.append(f"arg{k0}[{d0}]")
+                else:
+                    dims.append(None)
+            out.append(tuple(dims))
+        return out
