@@ -231,7 +231,6 @@ def _ident(rank: int) -> AffineMap:
     return AffineMap.identity(rank)
 
 
-# ---------------------------------------------------------------------------------------------
 # Stage bodies in scalar or vector form
 
 
@@ -295,7 +294,6 @@ def _eval_stage(
     return operand(term.operands[0])
 
 
-# ---------------------------------------------------------------------------------------------
 # The nest
 
 
@@ -307,8 +305,6 @@ class _Nest:
         self.vt = A.VectorType([cfg.vl], A.f32)
         self.zero_vec: Value | None = None
         self.zero = None
-
-    # -- sizes ----------------------------------------------------------------------------------
 
     def sizes(self) -> None:
         c, e = self.c, self.e0
@@ -352,8 +348,6 @@ class _Nest:
         self.nNB = e.ix(lambda n: n.ceildiv(self.ncE), self.N)
         self.nKB = e.ix(lambda k: k.ceildiv(self.kcE), self.K)
 
-    # -- buffers --------------------------------------------------------------------------------
-
     def alloc(self, shape: list[Idx]) -> Value:
         t = A.MemRefType([s if type(s) is int else A.DYNAMIC for s in shape], A.f32)
         dyn = [self.e0.index(s) for s in shape if type(s) is not int]
@@ -373,8 +367,6 @@ class _Nest:
         if inner_of == "" or self.order.index(par) <= self.order.index(inner_of):
             return {"jc": self.nNB, "ic": self.nMB}[par]
         return None
-
-    # -- emission -------------------------------------------------------------------------------
 
     def emit(self) -> None:
         c, cfg, e = self.c, self.cfg, self.e0
@@ -444,7 +436,6 @@ class _Nest:
         name = self.order[depth]
         trips = {"jc": self.nNB, "pc": self.nKB, "ic": self.nMB}[name]
         block = {"jc": self.ncE, "pc": self.kcE, "ic": self.mcE}[name]
-        size = {"jc": self.N, "pc": self.K, "ic": self.M}[name]
         if self.cfg.parallel == name:
             loop, inner = e.parallel(trips)
             iv: Idx = loop.regions[0].blocks[0].arguments[0]
@@ -457,14 +448,11 @@ class _Nest:
         env = dict(env)
         env[name + "_t"] = iv
         env[name] = inner.ix(lambda t: t * block, iv)
-        del size
         if depth == self.b_at:
             self.pack_b(inner, env)
         if depth == self.a_at:
             self.pack_a(inner, env)
         self.outer(inner, depth + 1, env)
-
-    # -- packing --------------------------------------------------------------------------------
 
     def _slot(self, private: bool) -> list[Idx]:
         return [self.par_iv] if private else []
@@ -545,8 +533,6 @@ class _Nest:
             )
             s = et.ix(lambda i, m: (m - i).floordiv(mr), ic, self.M)
             strip(et, s, et.ix(lambda m: m % mr, self.M))
-
-    # -- micro-kernel and stores ----------------------------------------------------------------
 
     def micro_loops(self, e: _E, env: dict[str, Idx]) -> None:
         mr, nr, mc, nc = self.cfg.mr, self.cfg.nr, self.mcE, self.ncE

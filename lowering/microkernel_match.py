@@ -240,7 +240,6 @@ def analyze(op: Any) -> Contraction | None:
     return c
 
 
-# ---------------------------------------------------------------------------------------------
 # Stages (initializer and epilogues)
 
 

@@ -100,9 +100,6 @@ def _site(text: str, vl: int = 8) -> str:
     return keys.pop()
 
 
-# -- structure ----------------------------------------------------------------------------------
-
-
 def test_matmul_with_bias_relu_is_one_nest() -> None:
     ir = _after_pass(_matmul("?", "20", "19", "bias,relu"))
     assert "tensor.generic" not in ir  # fill, contraction, bias and relu all absorbed
@@ -147,8 +144,6 @@ def test_tile_too_big_for_the_registers_is_capped() -> None:
     assert ir.count("vector.fma") == 8
     _check(text, dyn={0: 5}, knobs={f"{site}/mr": 14, f"{site}/nr": 32})
 
-
-# -- numerics -----------------------------------------------------------------------------------
 
 SHAPES = [
     (1, 1, 8),
