@@ -33,7 +33,11 @@ _SYMBOL_ATTRS = ("sym_name", "sym_visibility")
 
 
 def verify_symbol_visibility(op: Operation) -> None:
-    """MLIR's SymbolOpInterface check of `sym_visibility` (for ops with the Symbol trait)."""
+    """MLIR's SymbolOpInterface check of `sym_visibility` (for ops with the Symbol trait), and
+    a name that `@name` references can spell (the parser reads symbol names as UTF-8)."""
+    name = op.get_attr("sym_name")
+    if type(name) is A.StringAttr and type(name.value) is not str:
+        raise op.error("symbol name 'sym_name' must be valid UTF-8")
     vis = op.get_attr("sym_visibility")
     if vis is None:
         return

@@ -248,7 +248,9 @@ class FuncOp(Op, CallableOpInterface):
 
     def verify_op(self) -> None:
         attrs = self._attrs or _EMPTY
-        if "sym_visibility" in attrs:
+        name = attrs.get("sym_name")
+        bytes_name = type(name) is A.StringAttr and type(name.value) is not str
+        if "sym_visibility" in attrs or bytes_name:
             verify_symbol_visibility(self)
         fta = attrs.get("function_type")
         ft = fta.value if type(fta) is A.TypeAttr else self.func_type

@@ -61,13 +61,14 @@ _BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 _KEYWORDS: dict[str, str] = {}
 
 
-def keyword_or_string(s: str) -> str:
-    """`s` itself when it is a bare identifier, else the quoted string (MLIR's rule for keys)."""
-    text = _KEYWORDS.get(s)
+def keyword_or_string(s: str | bytes) -> str:
+    """`s` itself when it is a bare identifier, else the quoted string (MLIR's rule for keys).
+    Bytes (a string literal that is not UTF-8, e.g. a symbol name) are always quoted."""
+    text = _KEYWORDS.get(s)  # type: ignore[arg-type]
     if text is None:
-        text = s if _BARE_ID.fullmatch(s) else escape_string(s)
+        text = s if type(s) is str and _BARE_ID.fullmatch(s) else escape_string(s)
         if len(_KEYWORDS) < 65536:
-            _KEYWORDS[s] = text
+            _KEYWORDS[s] = text  # type: ignore[index]
     return text
 
 

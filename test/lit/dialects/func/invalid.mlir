@@ -233,3 +233,11 @@ func.func @constant_type() {
   %0 = func.constant @h : (i64) -> ()
   return
 }
+
+// -----
+
+// A symbol name that `@name` could not spell (not UTF-8).
+// expected-error@+1 {{'func.func' op symbol name 'sym_name' must be valid UTF-8}}
+"func.func"() <{function_type = () -> (), sym_name = "a\FFb"}> ({
+  "func.return"() : () -> ()
+}) : () -> ()
