@@ -8,8 +8,10 @@ path) against NumPy/OpenBLAS, single-threaded and with 2 threads, in one run.
 Each thread count runs in its own worker process that sets OPENBLAS_NUM_THREADS (and OMP/MKL)
 before NumPy loads its BLAS; mlc gets the same count through `mlc.compile(..., threads=T)`.
 Per shape: the cold compile time (caches cleared), a check against NumPy, then the best of N
-calls of each, interleaved. GFLOPS = 2*M*N*K / time; % of peak against 72 GFLOPS per core (the
-AVX2-FMA figure of the reference machine, 2.25 GHz; an AVX-512 host can exceed it);
+calls of each, in alternating rounds with a pause after NumPy's (its BLAS threads spin for a
+while after a call and would take the cores from mlc's). GFLOPS = 2*M*N*K / time; % of peak
+against 72 GFLOPS per core (the AVX2-FMA figure of the reference machine, 2.25 GHz; an
+AVX-512 host can exceed it);
 `mlc/numpy` is the speed ratio (above 1: mlc is faster).
 """
 
@@ -81,6 +83,9 @@ def worker(threads: int, quick: bool) -> None:
         for _ in range(3 if quick else 5):  # interleaved rounds: both see the same load
             t_mlc = min(t_mlc, _best(lambda f=compiled.main, x=a, y=b: f(x, y), reps))
             t_np = min(t_np, _best(lambda x=a, y=b: x @ y, reps))
+            # OpenBLAS's threads spin for a while after a call; let them park before mlc's
+            # threads run, or they compete for the cores.
+            time.sleep(0.3)
         print(
             json.dumps(
                 {
