@@ -217,13 +217,14 @@ def _knob_key(knobs: Any) -> str:
 
 
 def _lower(
-    module: Operation, pipeline: str, knobs: Any
+    module: Operation, pipeline: str, knobs: Any, verify_each: bool
 ) -> tuple[str, dict[str, Any], dict, dict[str, Any]]:
     from mlc.lowering.input_dims import InputDimClasses
     from mlc.lowering.translate import translate_module
     from mlc.passes.llvm_options import jit_options_of
 
-    from mlc import run_pipeline
+    from mlc.diagnostics import VerifyError
+    from mlc.pass_manager import PassManager
 
     public = _public_functions(module)
     classes = InputDimClasses(module) if public else None
@@ -231,7 +232,19 @@ def _lower(
     if not infos:
         raise CompileError("not supported: the module has no public function with a body")
     t0 = time.perf_counter()
-    run_pipeline(module, pipeline, knobs)
+    pm = PassManager.parse(pipeline, module.name)
+    pm.enable_verifier(verify_each)
+    pm.run(module, knobs)
+    if not verify_each:
+        # The lowered module is verified once; `verify_each=True` names the pass that broke it.
+        try:
+            module.verify()
+        except VerifyError as e:
+            e.diagnostic.attach_note(
+                f"the module is invalid after the pipeline '{pipeline}'; compile with "
+                "verify_each=True to find the pass that produced it"
+            )
+            raise
     t1 = time.perf_counter()
     llvm_fns = {
         op.get_attr("sym_name").value: op  # type: ignore[union-attr]
@@ -252,14 +265,17 @@ def compile(  # noqa: A001 - mlc.compile is the public name
     threads: int | None = None,
     opt_level: int | None = None,
     use_cache: bool = True,
+    verify_each: bool = False,
 ) -> CompiledModule:
     """Compile a module (an op or MLIR text) to callables on NumPy arrays.
 
     `pipeline`: pass pipeline text ending in the llvm dialect; `knobs`: a mapping, JSON path or
     KnobContext (as `mlc.run_pipeline`); `threads`: worker threads for parallel loops (default:
     `MLC_NUM_THREADS`, else all cores); `opt_level`: LLVM's (0-3; default: what the pipeline's
-    `llvm-options` pass recorded, else 3; the other LLVM options come from there too). The
-    input is not modified.
+    `llvm-options` pass recorded, else 3; the other LLVM options come from there too);
+    `verify_each`: verify the IR after every pass (as `mlc-opt` does) instead of once after the
+    pipeline (the default: half of the pipeline's time on examples/mlp.mlir goes to the
+    verifier otherwise). The input is not modified.
     Raises `mlc.ParseError`/`mlc.VerifyError` for bad IR, `mlc.pass_manager.PassError` when a
     pass fails (e.g. `failed to legalize`), `CompileError` for unsupported signatures.
     """
@@ -294,7 +310,7 @@ def compile(  # noqa: A001 - mlc.compile is the public name
             raise CompileError(f"expected a builtin.module, got '{work.name}'")
         work.verify()
         timings["parse"] = time.perf_counter() - t0
-        llvm_ir, signatures, stage, jit_options = _lower(work, pipeline, knobs)
+        llvm_ir, signatures, stage, jit_options = _lower(work, pipeline, knobs, verify_each)
         timings.update(stage)
         if cacheable:
             with _LOCK:

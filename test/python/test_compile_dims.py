@@ -123,3 +123,12 @@ def test_signature_dim_expressions() -> None:
             Signature(ins, [ArgSpec("r", "f32", (expr,))])
     with pytest.raises(SignatureError, match="computed dims are for outputs only"):
         Signature([ArgSpec("a", "f32", (DimExpr("add", 1, 2),))], [])
+
+
+def test_verify_each_off_still_verifies_the_lowered_module() -> None:
+    pipeline = "builtin.module(lower-to-cpu,llvm.func(test-pass-invalid-ir))"
+    with pytest.raises(mlc.VerifyError) as info:
+        mlc.compile(CHAIN, pipeline=pipeline, use_cache=False)
+    assert "compile with verify_each=True" in str(info.value)
+    with pytest.raises(mlc.pass_manager.PassError, match="test-pass-invalid-ir"):
+        mlc.compile(CHAIN, pipeline=pipeline, use_cache=False, verify_each=True)
