@@ -62,11 +62,13 @@ def worker(threads: int, quick: bool) -> None:
     import mlc
     from mlc.runtime import cache
 
-    mlc.compile(_program(8, 8, 8), threads=threads)  # imports and LLVM initialization
     rng = np.random.default_rng(0)
-    for m, k, n in SHAPES:
-        if quick and max(m, k, n) >= 2048:
-            continue
+    # The first shape measured in a process at 2 threads ran at a third of its speed in every
+    # round, and the same shape measured again right after at full speed (an interaction of
+    # OpenBLAS's threads starting with mlc's pool that we have not pinned down): so the first
+    # shape is measured twice and its first figures are dropped.
+    shapes = [s for s in SHAPES if not (quick and max(s) >= 2048)]
+    for index, (m, k, n) in enumerate(shapes[:1] + shapes):
         lowering_compile.clear_cache()
         cache.clear()
         t0 = time.perf_counter()
@@ -85,7 +87,9 @@ def worker(threads: int, quick: bool) -> None:
             t_np = min(t_np, _best(lambda x=a, y=b: x @ y, reps))
             # OpenBLAS's threads spin for a while after a call; let them park before mlc's
             # threads run, or they compete for the cores.
-            time.sleep(0.3)
+            time.sleep(1.0)
+        if index == 0:
+            continue  # the warm-up round (see above)
         print(
             json.dumps(
                 {
