@@ -158,13 +158,18 @@ class CompiledModule:
     when it has several results. `compiled.main(x, w, out=y)` writes into the caller's array(s)
     and returns them; otherwise large results come from `mlc.runtime.result_pool`, which
     recycles the buffers of dropped results. Wrong arrays raise TypeError/ValueError naming the
-    argument (or `out`).
+    argument (or `out`). `compiled.remarks` holds the remarks the passes made (e.g. which
+    matmul-chain order was chosen), rendered: `mlc.compile` keeps them instead of printing them
+    (warnings and errors still go to stderr or raise).
     """
 
-    def __init__(self, jit: Any, llvm_ir: str, timings: dict[str, float]) -> None:
+    def __init__(
+        self, jit: Any, llvm_ir: str, timings: dict[str, float], remarks: tuple[str, ...] = ()
+    ) -> None:
         self._jit = jit
         self.llvm_ir = llvm_ir
         self.timings = timings
+        self.remarks = list(remarks)
 
     def __getitem__(self, name: str) -> Callable[..., Any]:
         return self._jit[name]
@@ -218,12 +223,12 @@ def _knob_key(knobs: Any) -> str:
 
 def _lower(
     module: Operation, pipeline: str, knobs: Any, verify_each: bool
-) -> tuple[str, dict[str, Any], dict, dict[str, Any]]:
+) -> tuple[str, dict[str, Any], dict, dict[str, Any], tuple[str, ...]]:
     from mlc.lowering.input_dims import InputDimClasses
     from mlc.lowering.translate import translate_module
     from mlc.passes.llvm_options import jit_options_of
 
-    from mlc.diagnostics import VerifyError
+    from mlc.diagnostics import REMARK, VerifyError, engine
     from mlc.pass_manager import PassManager
 
     public = _public_functions(module)
@@ -234,7 +239,17 @@ def _lower(
     t0 = time.perf_counter()
     pm = PassManager.parse(pipeline, module.name)
     pm.enable_verifier(verify_each)
-    pm.run(module, knobs)
+    remarks: list[str] = []
+    outer = engine.current_handler
+
+    def keep_remarks(diag: Any) -> None:
+        if diag.severity == REMARK:
+            remarks.append(diag.render())
+        else:
+            outer(diag)
+
+    with engine.handler(keep_remarks):
+        pm.run(module, knobs)
     if not verify_each:
         # The lowered module is verified once; `verify_each=True` names the pass that broke it.
         try:
@@ -254,7 +269,8 @@ def _lower(
     signatures = {info.name: _signature(info, llvm_fns.get(info.name)) for info in infos}
     text = translate_module(module)
     t2 = time.perf_counter()
-    return text, signatures, {"pipeline": t1 - t0, "translate": t2 - t1}, jit_options_of(module)
+    stages = {"pipeline": t1 - t0, "translate": t2 - t1}
+    return text, signatures, stages, jit_options_of(module), tuple(remarks)
 
 
 def compile(  # noqa: A001 - mlc.compile is the public name
@@ -310,15 +326,17 @@ def compile(  # noqa: A001 - mlc.compile is the public name
             raise CompileError(f"expected a builtin.module, got '{work.name}'")
         work.verify()
         timings["parse"] = time.perf_counter() - t0
-        llvm_ir, signatures, stage, jit_options = _lower(work, pipeline, knobs, verify_each)
+        llvm_ir, signatures, stage, jit_options, remarks = _lower(
+            work, pipeline, knobs, verify_each
+        )
         timings.update(stage)
         if cacheable:
             with _LOCK:
-                _LOWERED[key] = (llvm_ir, signatures, jit_options)
+                _LOWERED[key] = (llvm_ir, signatures, jit_options, remarks)
                 while len(_LOWERED) > _LOWERED_MAX:
                     _LOWERED.popitem(last=False)
     else:
-        llvm_ir, signatures, jit_options = hit
+        llvm_ir, signatures, jit_options, remarks = hit
     if opt_level is not None:
         jit_options = {**jit_options, "opt_level": opt_level}
     t3 = time.perf_counter()
@@ -330,7 +348,7 @@ def compile(  # noqa: A001 - mlc.compile is the public name
         use_cache=use_cache,
     )
     timings["jit"] = time.perf_counter() - t3
-    return CompiledModule(jit, llvm_ir, timings)
+    return CompiledModule(jit, llvm_ir, timings, remarks)
 
 
 def clear_cache() -> None:

@@ -30,6 +30,7 @@ def _is_unknown(loc: Location) -> bool:
 
     return type(loc) is UnknownLoc
 
+
 ERROR, WARNING, REMARK, NOTE = "error", "warning", "remark", "note"
 
 # Source texts by file name, so that a diagnostic can show its line. `mlc.parse` registers the
@@ -72,7 +73,11 @@ class Diagnostic:
     __slots__ = ("severity", "message", "location", "notes")
 
     def __init__(
-        self, severity: str, message: str, location: Location | None = None, notes: list[Diagnostic] | None = None
+        self,
+        severity: str,
+        message: str,
+        location: Location | None = None,
+        notes: list[Diagnostic] | None = None,
     ) -> None:
         self.severity = severity
         self.message = message
@@ -127,7 +132,9 @@ class Diagnostic:
 class DiagnosticError(Exception):
     """An error carrying one or more located diagnostics."""
 
-    def __init__(self, diagnostics: Diagnostic | list[Diagnostic] | str, location: Location | None = None) -> None:
+    def __init__(
+        self, diagnostics: Diagnostic | list[Diagnostic] | str, location: Location | None = None
+    ) -> None:
         if isinstance(diagnostics, str):
             diagnostics = Diagnostic(ERROR, diagnostics, location)
         if isinstance(diagnostics, Diagnostic):
@@ -171,6 +178,11 @@ class DiagnosticEngine:
 
     def emit(self, diag: Diagnostic) -> None:
         self._handlers[-1](diag)
+
+    @property
+    def current_handler(self) -> Handler:
+        """The innermost handler (for a handler that filters and forwards the rest)."""
+        return self._handlers[-1]
 
     @contextmanager
     def handler(self, fn: Handler) -> Iterator[None]:

@@ -132,3 +132,17 @@ def test_verify_each_off_still_verifies_the_lowered_module() -> None:
     assert "compile with verify_each=True" in str(info.value)
     with pytest.raises(mlc.pass_manager.PassError, match="test-pass-invalid-ir"):
         mlc.compile(CHAIN, pipeline=pipeline, use_cache=False, verify_each=True)
+
+
+def test_remarks_are_kept_on_the_compiled_module_not_printed(capfd) -> None:  # type: ignore[no-untyped-def]
+    text = """
+func.func @main(%a: tensor<10x1000xf32>, %b: tensor<1000x1000xf32>, %c: tensor<1000x1xf32>)
+    -> tensor<10x1xf32> {
+  %ab = graph.matmul %a, %b : (tensor<10x1000xf32>, tensor<1000x1000xf32>) -> tensor<10x1000xf32>
+  %r = graph.matmul %ab, %c : (tensor<10x1000xf32>, tensor<1000x1xf32>) -> tensor<10x1xf32>
+  return %r : tensor<10x1xf32>
+}"""
+    compiled = mlc.compile(text, use_cache=False)
+    assert any("matmul chain" in r for r in compiled.remarks)
+    assert "remark" not in capfd.readouterr().err
+    assert compiled.remarks == mlc.compile(text).remarks  # also on a lowering-cache hit
