@@ -5,8 +5,6 @@ interpreter, under default and random fuse/privatize knobs."""
 from __future__ import annotations
 
 import random
-import re
-from pathlib import Path
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -159,13 +157,3 @@ def test_random_graphs_compiled_match_interpreter(text: str, seed: int) -> None:
     compiled = mlc.compile(text, knobs=KnobContext(store=RandomBools(seed)))
     got = compiled.main(*args)
     assert_same(expected, got if isinstance(got, tuple) else (got,))
-
-
-def test_docs_graph_passes_examples_run() -> None:
-    """The Python examples of docs/graph-passes.md run, in order, in one namespace."""
-    doc = Path(__file__).resolve().parents[2] / "docs" / "graph-passes.md"
-    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) >= 2
-    namespace: dict = {"__name__": "docs_graph_passes"}
-    for i, code in enumerate(blocks):
-        exec(compile(code, f"{doc.name}[block {i}]", "exec"), namespace)  # noqa: S102

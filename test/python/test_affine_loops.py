@@ -266,18 +266,6 @@ def test_out_of_domain_tile_knob_is_an_error() -> None:
         mlc.run_pipeline(mlc.parse(MATMUL_AFFINE), "builtin.module(affine-tile)", knobs={key: 7})
 
 
-def test_docs_loop_transforms_examples_run() -> None:
-    import re
-    from pathlib import Path
-
-    doc = Path(__file__).resolve().parents[2] / "docs" / "loop-transforms.md"
-    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) >= 5
-    namespace: dict = {"__name__": "docs_loop_transforms"}
-    for i, code in enumerate(blocks):
-        exec(compile(code, f"{doc.name}[block {i}]", "exec"), namespace)  # noqa: S102
-
-
 CACHE_MODEL = """
 func.func @f() {
   %A = memref.alloc() : memref<1024x1024xf32>

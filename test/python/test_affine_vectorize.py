@@ -215,15 +215,3 @@ def test_unaligned_numpy_views_are_handled() -> None:
     a, b, c = (np.ascontiguousarray(r)[1:] for r in raw)
     assert a.ctypes.data % 32 != 0
     _check(ELEMENTWISE, [a, b, c], None)
-
-
-def test_docs_vectorize_examples_run() -> None:
-    import re
-    from pathlib import Path
-
-    doc = Path(__file__).resolve().parents[2] / "docs" / "vectorize.md"
-    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) >= 4
-    namespace: dict = {"__name__": "docs_vectorize"}
-    for i, code in enumerate(blocks):
-        exec(compile(code, f"{doc.name}[block {i}]", "exec"), namespace)  # noqa: S102

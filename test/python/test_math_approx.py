@@ -274,16 +274,3 @@ def test_knob_keeps_an_op() -> None:
         mlc.run_pipeline(
             mlc.parse(text), "builtin.module(math-polynomial-approximation)", knobs={tanh_key: 3}
         )
-
-
-def test_docs_examples_run() -> None:
-    """The Python blocks of docs/math-approximation.md run, in order, in one namespace."""
-    import re
-    from pathlib import Path
-
-    doc = Path(__file__).resolve().parents[2] / "docs" / "math-approximation.md"
-    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) >= 2
-    namespace: dict = {"__name__": "docs_math_approximation"}
-    for i, code in enumerate(blocks):
-        exec(compile(code, f"{doc.name}[block {i}]", "exec"), namespace)  # noqa: S102

@@ -289,19 +289,6 @@ func.func @main(%a: tensor<4x50x40xf32>, %b: tensor<4x40x70xf32>) -> tensor<4x50
     assert np.array_equal(results[0], results[1]) and np.array_equal(results[0], results[2])
 
 
-def test_docs_codegen_examples_run() -> None:
-    """The Python examples of docs/codegen.md run, in order, in one namespace."""
-    import re
-    from pathlib import Path
-
-    doc = Path(__file__).resolve().parents[2] / "docs" / "codegen.md"
-    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) >= 2
-    namespace: dict = {"__name__": "docs_codegen"}
-    for i, code in enumerate(blocks):
-        exec(compile(code, f"{doc.name}[block {i}]", "exec"), namespace)  # noqa: S102
-
-
 @pytest.mark.parametrize("shape", [(1, 784, 512), (100, 70, 300), (37, 512, 10)])
 def test_lower_to_cpu_default_knobs(shape: tuple[int, int, int]) -> None:
     """Through the whole lower-to-cpu (with the affine passes after this one), 1 and 2 threads."""
