@@ -32,6 +32,7 @@ from mlc.ir.core import BlockArgument, Operation, Value
 from mlc.pass_manager import Pass, PassContext
 
 __all__ = [
+    "touches_thread_loop",
     "LT",
     "EQ",
     "GT",
@@ -129,6 +130,17 @@ def nest_of(loop: Operation) -> list[Operation]:
         if len(ops) != 1 or type(ops[0]) is not AF.ForOp or nest[-1].results:
             return nest
         nest.append(ops[0])
+
+
+def touches_thread_loop(loop: Operation) -> bool:
+    """True when `loop` is inside or contains a loop marked `mlc.parallel` (that nest belongs to
+    whoever placed the thread loop: transforming it could nest parallelism or move the loop)."""
+    cur: Operation | None = loop
+    while cur is not None:
+        if cur.get_attr("mlc.parallel") is not None:
+            return True
+        cur = cur.parent_op
+    return any(o.get_attr("mlc.parallel") is not None for o in loop.walk())
 
 
 def is_perfect_nest(loops: Sequence[Operation]) -> bool:

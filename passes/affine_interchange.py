@@ -17,6 +17,7 @@ from mlc.passes.affine_dependence import (
     is_perfect_nest,
     nest_of,
     permutation_violation,
+    touches_thread_loop,
 )
 
 from mlc.ir.core import Operation
@@ -120,7 +121,7 @@ class AffineInterchangePass(Pass):
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         for nest in _nests(op):
-            if _has_thread_loop(nest[0]):
+            if touches_thread_loop(nest[0]):
                 continue
             info = DependenceInfo(nest[0])
             if info.opaque:
@@ -137,15 +138,6 @@ class AffineInterchangePass(Pass):
                 continue
             permute_nest(nest, perm)
             self.num_interchanged += 1
-
-
-def _has_thread_loop(loop: Operation) -> bool:
-    cur: Operation | None = loop
-    while cur is not None:
-        if cur.get_attr("mlc.parallel") is not None:
-            return True
-        cur = cur.parent_op
-    return any(o.get_attr("mlc.parallel") is not None for o in loop.walk())
 
 
 def _nests(op: Operation) -> list[list[Operation]]:

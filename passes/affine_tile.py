@@ -12,7 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mlc.dialects import affine as AF
-from mlc.passes.affine_dependence import DependenceInfo, is_perfect_nest, nest_of
+from mlc.passes.affine_dependence import (
+    DependenceInfo,
+    is_perfect_nest,
+    nest_of,
+    touches_thread_loop,
+)
 
 from mlc.ir import attributes as A
 from mlc.ir.affine import AffineMap, dim, sym
@@ -248,7 +253,7 @@ class AffineTilePass(Pass):
             self._tile(band, ctx, cache)
 
     def _tile(self, band: list[Operation], ctx: PassContext, cache: int) -> None:
-        if not is_rectangular(band) or _marked_parallel(band[0]):
+        if not is_rectangular(band) or touches_thread_loop(band[0]):
             return
         info = DependenceInfo(band[0])
         if not info.band_is_permutable(band):
@@ -277,16 +282,6 @@ class AffineLoopTilePass(AffineTilePass):
     name = "affine-loop-tile"
     sizes = ListOption(int, (), "Default tile sizes (outermost first; the last repeats)",
                        name="tile-sizes")  # fmt: skip
-
-
-def _marked_parallel(loop: Operation) -> bool:
-    """True when the loop is inside or contains an `mlc.parallel` loop (left to its owner)."""
-    cur: Operation | None = loop
-    while cur is not None:
-        if cur.get_attr("mlc.parallel") is not None:
-            return True
-        cur = cur.parent_op
-    return any(o.get_attr("mlc.parallel") is not None for o in loop.walk())
 
 
 def _bands(op: Operation) -> list[list[Operation]]:
