@@ -148,7 +148,10 @@ def _make_main_loop(loop: Operation, bound: tuple[AffineMap, list], factor: int)
     return main
 
 
-def _finish(loop: Operation, main: Operation, bound: tuple[AffineMap, list], trip: int | None,
+_Bound = tuple[AffineMap, list]  # the main loop's upper bound map and its operands
+
+
+def _finish(loop: Operation, main: Operation, bound: _Bound, trip: int | None,
             factor: int) -> None:  # fmt: skip
     """Keep `loop` as the cleanup loop from `bound`, or drop it when nothing is left over."""
     if trip is not None and trip % factor == 0:
@@ -163,10 +166,12 @@ def _finish(loop: Operation, main: Operation, bound: tuple[AffineMap, list], tri
     promote_single_iteration(loop)
 
 
-def unroll_by_factor(loop: Operation, factor: int) -> Operation | None:
-    """Unroll `loop` by `factor` (the body repeated with iv, iv+step, ...; iter_args chained),
-    leaving the original loop as the cleanup loop for the remaining iterations. Returns the
-    main loop, or None when the bounds cannot be split (see _split_bound)."""
+def _main_loop_for(
+    loop: Operation, factor: int
+) -> tuple[Operation, int, _Bound, int | None] | None:
+    """The (empty) main loop of an unrolling of `loop` by `factor` (clamped to a known trip
+    count) before `loop`, which stays as the cleanup loop; None when there is nothing to
+    unroll or the bounds cannot be split (see _split_bound)."""
     trip = trip_count(loop)
     if factor <= 1 or trip == 0:
         return None
@@ -174,7 +179,27 @@ def unroll_by_factor(loop: Operation, factor: int) -> Operation | None:
     bound = _split_bound(loop, factor, trip)
     if bound is None:
         return None
-    main = _make_main_loop(loop, bound, factor)
+    return _make_main_loop(loop, bound, factor), factor, bound, trip
+
+
+def _complete(
+    loop: Operation, main: Operation, bound: _Bound, trip: int | None, factor: int
+) -> Operation:
+    """Finish an unrolling begun by _main_loop_for once `main`'s body is built."""
+    _finish(loop, main, bound, trip, factor)
+    if trip is not None and trip // factor == 1:
+        promote_single_iteration(main)
+    return main
+
+
+def unroll_by_factor(loop: Operation, factor: int) -> Operation | None:
+    """Unroll `loop` by `factor` (the body repeated with iv, iv+step, ...; iter_args chained),
+    leaving the original loop as the cleanup loop for the remaining iterations. Returns the
+    main loop, or None when the bounds cannot be split (see _split_bound)."""
+    made = _main_loop_for(loop, factor)
+    if made is None:
+        return None
+    main, factor, bound, trip = made
     old = loop.regions[0].blocks[0]
     new = main.regions[0].blocks[0]
     old_yield = old.last
@@ -196,10 +221,7 @@ def unroll_by_factor(loop: Operation, factor: int) -> Operation | None:
             new.insert_before(op.clone(mapping), new_yield)
         carried = [mapping.get(u.value, u.value) for u in old_yield._operands]
     new_yield.set_operands(carried)
-    _finish(loop, main, bound, trip, factor)
-    if trip is not None and trip // factor == 1:
-        promote_single_iteration(main)
-    return main
+    return _complete(loop, main, bound, trip, factor)
 
 
 def promote_single_iteration(loop: Operation) -> bool:
@@ -239,16 +261,10 @@ def unroll_jam_by_factor(loop: Operation, factor: int) -> Operation | None:
     one inner loop without results whose bounds do not use `loop`'s iv, and `loop` must have
     no iter_args. Returns the main loop, or None when not applicable."""
     inner = jam_target(loop)
-    if inner is None or factor <= 1:
+    made = None if inner is None else _main_loop_for(loop, factor)
+    if made is None:
         return None
-    trip = trip_count(loop)
-    if trip == 0:
-        return None
-    factor = min(factor, trip) if trip is not None else factor
-    bound = _split_bound(loop, factor, trip)
-    if bound is None:
-        return None
-    main = _make_main_loop(loop, bound, factor)
+    main, factor, bound, trip = made
     old = loop.regions[0].blocks[0]
     new = main.regions[0].blocks[0]
     new_yield = new.last
@@ -282,10 +298,7 @@ def unroll_jam_by_factor(loop: Operation, factor: int) -> Operation | None:
                 if type(child) is AF.YieldOp:
                     break
                 jb.insert_before(child.clone(m), jb.last)
-    _finish(loop, main, bound, trip, factor)
-    if trip is not None and trip // factor == 1:
-        promote_single_iteration(main)
-    return main
+    return _complete(loop, main, bound, trip, factor)
 
 
 def _all_operands(op: Operation) -> list:
