@@ -9,14 +9,19 @@ share a symbol (checked at each call, with a `ValueError` naming both arguments)
 known to equal a static size becomes that size.
 
 The classes are `DimEquivalence`'s (the graph ops' semantics: matmul's contracting dims,
-concat's other dims, reductions, windows, calls ...), with broadcasting taken as the lowering
-takes it: every operand dim that is not a static 1 equals the result dim.
+concat's other dims, reductions, windows, calls ...), with broadcasting (elementwise ops and
+`graph.broadcast_to`) taken as the lowering takes it: every operand dim that is not a static 1
+equals the result dim; and a reshape to a static shape fixes its one `?` operand dim.
+
+Not covered (no equality expresses them): a `graph.slice` of a `?` dim needs that dim to reach
+the slice's end, and a reshape between dynamic shapes needs the element count to divide.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import mlc.dialects.graph as G
 from mlc.passes.graph_shape_inference import DYNAMIC, DimEquivalence
 
 from mlc.ir import attributes as A
@@ -46,6 +51,44 @@ class InputDimClasses(DimEquivalence):
             for j in range(r):
                 if shape[j] != 1:
                     self.union(out, rank - r + j, v, j, op)
+
+    def _seed(self, op: Operation, table: dict[str, Operation]) -> None:
+        cls = type(op)
+        if cls is G.BroadcastToOp:
+            # A `?` operand dim is read as the (static) target dim.
+            self._broadcast(op.results[0], op.operands, op)
+        elif cls is G.ReshapeOp:
+            self._seed_static_reshape(op)
+        super()._seed(op, table)
+
+    def _seed_static_reshape(self, op: Operation) -> None:
+        """A reshape to a static shape from one `?` dim: that dim has the one size that keeps
+        the element count (the lowering reads that many elements)."""
+        x, out = op.operands[0], op.results[0]
+        if type(x.type) is not A.RankedTensorType or type(out.type) is not A.RankedTensorType:
+            return
+        src, dst = x.type.shape, out.type.shape  # type: ignore[attr-defined]
+        dynamic = [i for i, d in enumerate(src) if d == DYNAMIC]
+        if len(dynamic) != 1 or DYNAMIC in dst:
+            return
+        total = 1
+        for d in dst:
+            total *= d
+        known = 1
+        for d in src:
+            if d != DYNAMIC:
+                known *= d
+        if known and total % known == 0:
+            i = self._id(x, dynamic[0])
+            root = self._root(i)
+            size = total // known
+            have = self._size.get(root)
+            if have is None:
+                self._size[root] = size
+            elif have != size:
+                self.conflicts.append(
+                    (op, f"dimension of size {have} must equal one of size {size}")
+                )
 
     def signature_dims(self, fn: Operation) -> list[tuple[int | str | None, ...] | None]:
         """For each argument of `fn` (None for a non-tensor), its dims as the runtime signature

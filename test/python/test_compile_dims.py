@@ -146,3 +146,22 @@ func.func @main(%a: tensor<10x1000xf32>, %b: tensor<1000x1000xf32>, %c: tensor<1
     assert any("matmul chain" in r for r in compiled.remarks)
     assert "remark" not in capfd.readouterr().err
     assert compiled.remarks == mlc.compile(text).remarks  # also on a lowering-cache hit
+
+
+def test_broadcast_to_and_static_reshape_fix_their_dynamic_operand_dims() -> None:
+    bcast = """
+func.func @main(%x: tensor<?xf32>) -> tensor<4x3xf32> {
+  %r = graph.broadcast_to %x {shape = array<i64: 4, 3>} : (tensor<?xf32>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}"""
+    _check(bcast, _rand(3))
+    with pytest.raises(ValueError, match=r"argument 'arg0' \(#1\) dim 0 must be 3"):
+        mlc.compile(bcast).main(_rand(1))  # a dynamic size-1 dim is not broadcast
+    reshape = """
+func.func @main(%x: tensor<?x2xf32>) -> tensor<3x4xf32> {
+  %r = graph.reshape %x {shape = array<i64: 3, 4>} : (tensor<?x2xf32>) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}"""
+    _check(reshape, _rand(6, 2))
+    with pytest.raises(ValueError, match=r"argument 'arg0' \(#1\) dim 0 must be 6"):
+        mlc.compile(reshape).main(_rand(2, 2))
