@@ -13,8 +13,9 @@ concat's other dims, reductions, windows, calls ...), with broadcasting (element
 `graph.broadcast_to`) taken as the lowering takes it: every operand dim that is not a static 1
 equals the result dim; and a reshape to a static shape fixes its one `?` operand dim.
 
-Not covered (no equality expresses them): a `graph.slice` of a `?` dim needs that dim to reach
-the slice's end, and a reshape between dynamic shapes needs the element count to divide.
+A `graph.slice` of a `?` dim needs that dim to reach the slice's limit: a minimum size checked
+at the call (`min_dims`). Not covered: a reshape between dynamic shapes needs the element count
+to divide evenly.
 """
 
 from __future__ import annotations
@@ -37,7 +38,11 @@ class InputDimClasses(DimEquivalence):
     classes.signature_dims(fn)   # per argument: a tuple of int | str | None per dim
     """
 
-    __slots__ = ()
+    __slots__ = ("_mins",)
+
+    def __init__(self, root: Operation) -> None:
+        self._mins: list[tuple[int, int]] = []  # (dim id, minimum size)
+        super().__init__(root)
 
     def _broadcast(self, out: Value, ins: Sequence[Value], op: Operation, lead: int = 0) -> None:
         if type(out.type) is not A.RankedTensorType:
@@ -59,7 +64,38 @@ class InputDimClasses(DimEquivalence):
             self._broadcast(op.results[0], op.operands, op)
         elif cls is G.ReshapeOp:
             self._seed_static_reshape(op)
+        elif cls is G.SliceOp:
+            self._seed_slice(op)
         super()._seed(op, table)
+
+    def _seed_slice(self, op: Operation) -> None:
+        """A non-empty slice of a `?` dim reads up to its limit: the dim must reach it."""
+        x = op.operands[0]
+        if type(x.type) is not A.RankedTensorType:
+            return
+        starts, limits = op.starts_value(), op.limits_value()  # type: ignore[attr-defined]
+        for d, size in enumerate(x.type.shape):  # type: ignore[attr-defined]
+            if size == DYNAMIC and d < len(limits) and starts[d] < limits[d]:
+                self._mins.append((self._id(x, d), limits[d]))
+
+    def min_dims(self, fn: Operation) -> list[tuple[int, int, int]]:
+        """(argument, dim, minimum) for the dynamic argument dims that must be at least some
+        size (their class is sliced up to that limit somewhere)."""
+        least: dict[int, int] = {}
+        for i, m in self._mins:
+            r = self._root(i)
+            least[r] = max(least.get(r, 0), m)
+        out = []
+        if not least:
+            return out
+        for k, a in enumerate(fn.regions[0].blocks[0].arguments):
+            if type(a.type) is not A.RankedTensorType:
+                continue
+            for d, size in enumerate(a.type.shape):  # type: ignore[attr-defined]
+                cid = self.class_id(a, d) if size == DYNAMIC else None
+                if cid is not None and cid in least:
+                    out.append((k, d, least[cid]))
+        return out
 
     def _seed_static_reshape(self, op: Operation) -> None:
         """A reshape to a static shape from one `?` dim: that dim has the one size that keeps

@@ -175,6 +175,12 @@ class _Errors:
             f"{args[k].shape[i]} and {args[k0].shape[i0]}"
         )
 
+    def too_small(self, k: int, i: int, least: int, args: tuple[Any, ...]) -> None:
+        raise ValueError(
+            f"{self._arg(k)} dim {i} must be at least {least} (the compiled code reads that "
+            f"far), got shape {_shape_text(args[k].shape)}"
+        )
+
     def negative(self, j: int, i: int, size: int, args: tuple[Any, ...]) -> None:
         a = self.sig.outputs[j]
         shapes = ", ".join(
@@ -467,6 +473,11 @@ def caller_template(
                 k0, i0 = int(d.arg), d.dim
                 emit(f"    if s{k}_{i} != s{k0}_{i0}: _err.same({k}, {i}, {k0}, {i0}, args, ")
                 lines[-1] += "'declared equal')"
+
+    for k, i, least in sig.min_dims:
+        if isinstance(sig.inputs[k].shape[i], int):  # type: ignore[index]
+            continue  # static: checked above (and validated against the minimum when compiled)
+        emit(f"    if s{k}_{i} < {least}: _err.too_small({k}, {i}, {least}, args)")
 
     # Output dims computed from input dims (e.g. a concat's sum), checked non-negative.
     def dim_code(d: Any) -> str:

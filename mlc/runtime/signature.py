@@ -230,10 +230,22 @@ class Signature:
 
     inputs: tuple[ArgSpec, ...] = ()
     outputs: tuple[ArgSpec, ...] = ()
+    # (input index, dim, minimum): dynamic input dims the call checks are at least that large
+    # (e.g. a slice of a `?` dim reads up to its limit).
+    min_dims: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
         inputs = _as_specs(self.inputs, "input")
         outputs = _as_specs(self.outputs, "output")
+        mins = tuple(tuple(m) for m in self.min_dims)
+        for m in mins:
+            ok = len(m) == 3 and all(type(x) is int for x in m)
+            if ok and 0 <= m[0] < len(inputs):
+                shape = inputs[m[0]].shape
+                ok = shape is not None and 0 <= m[1] < len(shape) and m[2] >= 0
+            if not ok:
+                raise SignatureError(f"min_dims entry {m!r}: expected (input, dim, minimum)")
+        object.__setattr__(self, "min_dims", mins)
         object.__setattr__(self, "inputs", inputs)
         object.__setattr__(self, "outputs", outputs)
         seen: set[str] = set()

@@ -165,3 +165,18 @@ func.func @main(%x: tensor<?x2xf32>) -> tensor<3x4xf32> {
     _check(reshape, _rand(6, 2))
     with pytest.raises(ValueError, match=r"argument 'arg0' \(#1\) dim 0 must be 6"):
         mlc.compile(reshape).main(_rand(2, 2))
+
+
+def test_slice_of_a_dynamic_dim_needs_the_dim_to_reach_its_limit() -> None:
+    text = """
+func.func @main(%a: tensor<?x6xf32>) -> tensor<3x2xf32> {
+  %r = graph.slice %a {starts = array<i64: 1, 0>, limits = array<i64: 7, 6>,
+    strides = array<i64: 2, 3>} : (tensor<?x6xf32>) -> tensor<3x2xf32>
+  return %r : tensor<3x2xf32>
+}"""
+    _check(text, _rand(7, 6))
+    _check(text, _rand(9, 6))
+    with pytest.raises(ValueError, match=r"argument 'arg0' \(#1\) dim 0 must be at least 7"):
+        mlc.compile(text).main(_rand(2, 6))
+    with pytest.raises(SignatureError, match="min_dims entry"):
+        Signature([ArgSpec("a", "f32", (None,))], [], min_dims=((0, 1, 3),))
