@@ -66,7 +66,7 @@ def _public_functions(module: Operation) -> list[Operation]:
 class _FunctionInfo:
     """The source-level signature of a public function (before lowering)."""
 
-    __slots__ = ("name", "inputs", "results", "input_dims", "min_dims")
+    __slots__ = ("name", "inputs", "results", "input_dims", "dim_checks")
 
     def __init__(self, fn: Operation, classes: Any) -> None:
         self.name: str = fn.get_attr("sym_name").value  # type: ignore[union-attr]
@@ -76,7 +76,7 @@ class _FunctionInfo:
             self.inputs.append(self._spec(f"arg{i}", t, f"@{self.name} argument {i}"))
         # The input dims as the call boundary checks them (see lowering/input_dims.py).
         self.input_dims: list[tuple[Any, ...] | None] = classes.signature_dims(fn)
-        self.min_dims: list[tuple[int, int, int]] = classes.min_dims(fn)
+        self.dim_checks: list[tuple[int, int, str, int]] = classes.dim_checks(fn)
         self.results: list[tuple[str, str, tuple[int, ...] | None]] = []
         for i, t in enumerate(ftype.results):
             spec = self._spec(f"result{i}", t, f"@{self.name} result {i}")
@@ -149,7 +149,7 @@ def _signature(info: _FunctionInfo, llvm_fn: Operation | None) -> Any:
                 )
             dims.append(dim)
         outputs.append(ArgSpec(n, dt, tuple(dims)))
-    return Signature(inputs=inputs, outputs=outputs, min_dims=tuple(info.min_dims))
+    return Signature(inputs=inputs, outputs=outputs, dim_checks=tuple(info.dim_checks))
 
 
 class CompiledModule:

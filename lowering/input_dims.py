@@ -13,14 +13,16 @@ concat's other dims, reductions, windows, calls ...), with broadcasting (element
 `graph.broadcast_to`) taken as the lowering takes it: every operand dim that is not a static 1
 equals the result dim; and a reshape to a static shape fixes its one `?` operand dim.
 
-A `graph.slice` of a `?` dim needs that dim to reach the slice's limit: a minimum size checked
-at the call (`min_dims`). Not covered: a reshape between dynamic shapes needs the element count
-to divide evenly.
+Two conditions are not equalities and go to `Signature.dim_checks`: a `graph.slice` of a `?` dim
+needs that dim to reach the slice's limit ("min"), and a reshape between shapes with one `?`
+each needs the element count to divide by the result's static sizes ("multiple"). Not covered:
+reshapes with several `?` source dims (their product is what must divide).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import gcd, lcm
 
 import mlc.dialects.graph as G
 from mlc.passes.graph_shape_inference import DYNAMIC, DimEquivalence
@@ -38,10 +40,10 @@ class InputDimClasses(DimEquivalence):
     classes.signature_dims(fn)   # per argument: a tuple of int | str | None per dim
     """
 
-    __slots__ = ("_mins",)
+    __slots__ = ("_checks",)
 
     def __init__(self, root: Operation) -> None:
-        self._mins: list[tuple[int, int]] = []  # (dim id, minimum size)
+        self._checks: list[tuple[int, str, int]] = []  # (dim id, "min" or "multiple", value)
         super().__init__(root)
 
     def _broadcast(self, out: Value, ins: Sequence[Value], op: Operation, lead: int = 0) -> None:
@@ -76,25 +78,31 @@ class InputDimClasses(DimEquivalence):
         starts, limits = op.starts_value(), op.limits_value()  # type: ignore[attr-defined]
         for d, size in enumerate(x.type.shape):  # type: ignore[attr-defined]
             if size == DYNAMIC and d < len(limits) and starts[d] < limits[d]:
-                self._mins.append((self._id(x, d), limits[d]))
+                self._checks.append((self._id(x, d), "min", limits[d]))
 
-    def min_dims(self, fn: Operation) -> list[tuple[int, int, int]]:
-        """(argument, dim, minimum) for the dynamic argument dims that must be at least some
-        size (their class is sliced up to that limit somewhere)."""
-        least: dict[int, int] = {}
-        for i, m in self._mins:
-            r = self._root(i)
-            least[r] = max(least.get(r, 0), m)
-        out = []
-        if not least:
+    def dim_checks(self, fn: Operation) -> list[tuple[int, int, str, int]]:
+        """(argument, dim, kind, value) for the dynamic argument dims that must be at least
+        some size ("min": a slice reads up to its limit) or a multiple of one ("multiple": a
+        reshape keeps the element count), merged per class."""
+        need: dict[tuple[int, str], int] = {}
+        for i, kind, value in self._checks:
+            key = (self._root(i), kind)
+            old = need.get(key)
+            if old is not None:
+                value = max(old, value) if kind == "min" else lcm(old, value)
+            need[key] = value
+        out: list[tuple[int, int, str, int]] = []
+        if not need:
             return out
         for k, a in enumerate(fn.regions[0].blocks[0].arguments):
             if type(a.type) is not A.RankedTensorType:
                 continue
             for d, size in enumerate(a.type.shape):  # type: ignore[attr-defined]
                 cid = self.class_id(a, d) if size == DYNAMIC else None
-                if cid is not None and cid in least:
-                    out.append((k, d, least[cid]))
+                for kind in ("min", "multiple"):
+                    value = need.get((cid, kind)) if cid is not None else None
+                    if value is not None and (kind == "min" or value > 1):
+                        out.append((k, d, kind, value))
         return out
 
     def _seed_static_reshape(self, op: Operation) -> None:
@@ -105,7 +113,20 @@ class InputDimClasses(DimEquivalence):
             return
         src, dst = x.type.shape, out.type.shape  # type: ignore[attr-defined]
         dynamic = [i for i, d in enumerate(src) if d == DYNAMIC]
-        if len(dynamic) != 1 or DYNAMIC in dst:
+        if len(dynamic) != 1:
+            return
+        if DYNAMIC in dst:
+            # One `?` on each side: the element count n * (static source sizes) must be a
+            # multiple of the static result sizes (the lowering divides by them).
+            ks = kd = 1
+            for d in src:
+                ks *= d if d != DYNAMIC else 1
+            for d in dst:
+                kd *= d if d != DYNAMIC else 1
+            if dst.count(DYNAMIC) == 1 and ks and kd:
+                m = kd // gcd(ks, kd)
+                if m > 1:
+                    self._checks.append((self._id(x, dynamic[0]), "multiple", m))
             return
         total = 1
         for d in dst:

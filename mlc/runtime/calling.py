@@ -175,10 +175,11 @@ class _Errors:
             f"{args[k].shape[i]} and {args[k0].shape[i0]}"
         )
 
-    def too_small(self, k: int, i: int, least: int, args: tuple[Any, ...]) -> None:
+    def dim_check(self, k: int, i: int, kind: str, value: int, args: tuple[Any, ...]) -> None:
+        want = f"at least {value}" if kind == "min" else f"a multiple of {value}"
+        why = "the compiled code reads that far" if kind == "min" else "a reshape keeps the size"
         raise ValueError(
-            f"{self._arg(k)} dim {i} must be at least {least} (the compiled code reads that "
-            f"far), got shape {_shape_text(args[k].shape)}"
+            f"{self._arg(k)} dim {i} must be {want} ({why}), got shape {_shape_text(args[k].shape)}"
         )
 
     def negative(self, j: int, i: int, size: int, args: tuple[Any, ...]) -> None:
@@ -474,10 +475,11 @@ def caller_template(
                 emit(f"    if s{k}_{i} != s{k0}_{i0}: _err.same({k}, {i}, {k0}, {i0}, args, ")
                 lines[-1] += "'declared equal')"
 
-    for k, i, least in sig.min_dims:
+    for k, i, kind, value in sig.dim_checks:
         if isinstance(sig.inputs[k].shape[i], int):  # type: ignore[index]
-            continue  # static: checked above (and validated against the minimum when compiled)
-        emit(f"    if s{k}_{i} < {least}: _err.too_small({k}, {i}, {least}, args)")
+            continue  # static: its exact size is checked above
+        test = f"s{k}_{i} < {value}" if kind == "min" else f"s{k}_{i} % {value}"
+        emit(f"    if {test}: _err.dim_check({k}, {i}, {kind!r}, {value}, args)")
 
     # Output dims computed from input dims (e.g. a concat's sum), checked non-negative.
     def dim_code(d: Any) -> str:

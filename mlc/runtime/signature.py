@@ -230,22 +230,27 @@ class Signature:
 
     inputs: tuple[ArgSpec, ...] = ()
     outputs: tuple[ArgSpec, ...] = ()
-    # (input index, dim, minimum): dynamic input dims the call checks are at least that large
-    # (e.g. a slice of a `?` dim reads up to its limit).
-    min_dims: tuple[tuple[int, int, int], ...] = ()
+    # (input index, dim, kind, value): conditions on dynamic input dims that the call checks,
+    # kind "min" (at least value: a slice reads up to its limit) or "multiple" (a multiple of
+    # value: a reshape must keep the element count).
+    dim_checks: tuple[tuple[int, int, str, int], ...] = ()
 
     def __post_init__(self) -> None:
         inputs = _as_specs(self.inputs, "input")
         outputs = _as_specs(self.outputs, "output")
-        mins = tuple(tuple(m) for m in self.min_dims)
-        for m in mins:
-            ok = len(m) == 3 and all(type(x) is int for x in m)
-            if ok and 0 <= m[0] < len(inputs):
-                shape = inputs[m[0]].shape
-                ok = shape is not None and 0 <= m[1] < len(shape) and m[2] >= 0
+        checks = tuple(tuple(c) for c in self.dim_checks)
+        for c in checks:
+            ok = len(c) == 4 and type(c[0]) is type(c[1]) is type(c[3]) is int
+            ok = ok and c[2] in ("min", "multiple") and 0 <= c[0] < len(inputs)
+            if ok:
+                shape = inputs[c[0]].shape
+                ok = shape is not None and 0 <= c[1] < len(shape)
+                ok = ok and (c[3] >= 0 if c[2] == "min" else c[3] >= 1)
             if not ok:
-                raise SignatureError(f"min_dims entry {m!r}: expected (input, dim, minimum)")
-        object.__setattr__(self, "min_dims", mins)
+                raise SignatureError(
+                    f"dim_checks entry {c!r}: expected (input, dim, 'min' or 'multiple', value)"
+                )
+        object.__setattr__(self, "dim_checks", checks)
         object.__setattr__(self, "inputs", inputs)
         object.__setattr__(self, "outputs", outputs)
         seen: set[str] = set()

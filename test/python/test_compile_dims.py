@@ -178,5 +178,17 @@ func.func @main(%a: tensor<?x6xf32>) -> tensor<3x2xf32> {
     _check(text, _rand(9, 6))
     with pytest.raises(ValueError, match=r"argument 'arg0' \(#1\) dim 0 must be at least 7"):
         mlc.compile(text).main(_rand(2, 6))
-    with pytest.raises(SignatureError, match="min_dims entry"):
-        Signature([ArgSpec("a", "f32", (None,))], [], min_dims=((0, 1, 3),))
+    for bad in [(0, 1, "min", 3), (0, 0, "max", 3), (0, 0, "multiple", 0), (1, 0, "min", 1)]:
+        with pytest.raises(SignatureError, match="dim_checks entry"):
+            Signature([ArgSpec("a", "f32", (None,))], [], dim_checks=(bad,))
+
+
+def test_dynamic_reshape_needs_a_divisible_element_count() -> None:
+    text = """
+func.func @main(%a: tensor<?x2xf32>) -> tensor<?x4xf32> {
+  %r = graph.reshape %a {shape = array<i64: -1, 4>} : (tensor<?x2xf32>) -> tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
+}"""
+    assert _check(text, _rand(6, 2)).shape == (3, 4)
+    with pytest.raises(ValueError, match=r"argument 'arg0' \(#1\) dim 0 must be a multiple of 2"):
+        mlc.compile(text).main(_rand(5, 2))
