@@ -10,8 +10,6 @@ Only the standard library is imported at module level: `--version` answers at on
 
 from __future__ import annotations
 
-import os
-import stat
 import sys
 from typing import IO, Any
 
@@ -220,6 +218,8 @@ class _Options:
 
 
 def _main(argv: list[str]) -> int:
+    from mlc.tools.driver import close_output, open_output, read_input, remove_partial_output
+
     parser = _build_parser()
     try:
         args = parser.parse_args(_normalize(argv, parser))
@@ -257,28 +257,14 @@ def _main(argv: list[str]) -> int:
         print_pass_list()
         return EXIT_OK
 
-    # Input (bytes decoded leniently: the lexer reports a stray byte as a located error).
-    if args.input == "-":
-        filename = "<stdin>"
-        text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    else:
-        filename = args.input
-        try:
-            with open(args.input, "rb") as f:
-                text = f.read().decode("utf-8", errors="replace")
-        except OSError as e:
-            print(f"error: cannot open input file '{args.input}': {e.strerror}", file=sys.stderr)
-            return EXIT_FAILURE
-    # Output: opened first, as MLIR does, and removed again if processing fails.
-    out: IO[str]
-    if args.output == "-":
-        out = sys.stdout
-    else:
-        try:
-            out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as e:
-            print(f"error: cannot open output file '{args.output}': {e.strerror}", file=sys.stderr)
-            return EXIT_FAILURE
+    # Input, then output: opened first, as MLIR does, and removed again if processing fails.
+    source = read_input(args.input)
+    if source is None:
+        return EXIT_FAILURE
+    filename, text = source
+    out = open_output(args.output)
+    if out is None:
+        return EXIT_FAILURE
 
     verifier = None
     if args.verify_diagnostics is not None:
@@ -294,16 +280,9 @@ def _main(argv: list[str]) -> int:
             # The chunks' failures were expected or not: the verifier decides.
             ok = verifier.finish()
     finally:
-        if out is not sys.stdout:
-            out.close()
-    if not ok and out is not sys.stdout:
-        # Like LLVM's ToolOutputFile: drop a partial output, but only ever a regular file
-        # (never /dev/null or another device, which as root would really be deleted).
-        try:
-            if stat.S_ISREG(os.stat(args.output).st_mode):
-                os.remove(args.output)
-        except OSError:
-            pass
+        close_output(out)
+    if not ok:
+        remove_partial_output(args.output)
     return EXIT_OK if ok else EXIT_FAILURE
 
 

@@ -11,8 +11,6 @@ traceback with MLC_DEBUG=1).
 
 from __future__ import annotations
 
-import os
-import stat
 import sys
 from typing import IO, Any
 
@@ -86,6 +84,8 @@ def _normalize(args: list[str]) -> list[str]:
 
 
 def _main(argv: list[str]) -> int:
+    from mlc.tools.driver import close_output, open_output, read_input, remove_partial_output
+
     parser = _build_parser()
     try:
         args = parser.parse_args(_normalize(argv))
@@ -98,25 +98,14 @@ def _main(argv: list[str]) -> int:
     if not args.mlir_to_llvmir:
         print(f"{PROG}: no translation given (use --mlir-to-llvmir)", file=sys.stderr)
         return EXIT_FAILURE
-    if args.input == "-":
-        filename, text = "<stdin>", sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    else:
-        filename = args.input
-        try:
-            with open(args.input, "rb") as f:
-                text = f.read().decode("utf-8", errors="replace")
-        except OSError as e:
-            print(f"error: cannot open input file '{args.input}': {e.strerror}", file=sys.stderr)
-            return EXIT_FAILURE
-    out: IO[str]
-    if args.output == "-":
-        out = sys.stdout
-    else:
-        try:
-            out = open(args.output, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as e:
-            print(f"error: cannot open output file '{args.output}': {e.strerror}", file=sys.stderr)
-            return EXIT_FAILURE
+    # Input, then output: opened first, as MLIR does, and removed again if processing fails.
+    source = read_input(args.input)
+    if source is None:
+        return EXIT_FAILURE
+    filename, text = source
+    out = open_output(args.output)
+    if out is None:
+        return EXIT_FAILURE
     verifier = None
     if args.verify_diagnostics:
         from mlc.verify_diagnostics import DiagnosticVerifier
@@ -127,14 +116,9 @@ def _main(argv: list[str]) -> int:
         if verifier is not None:
             ok = verifier.finish()
     finally:
-        if out is not sys.stdout:
-            out.close()
-    if not ok and out is not sys.stdout:
-        try:
-            if stat.S_ISREG(os.stat(args.output).st_mode):
-                os.remove(args.output)
-        except OSError:
-            pass
+        close_output(out)
+    if not ok:
+        remove_partial_output(args.output)
     return EXIT_OK if ok else EXIT_FAILURE
 
 
