@@ -389,14 +389,22 @@ def _offset(t: A.MemRefType) -> int:
     return t.strides_and_offset()[1] if t.layout is not None else 0
 
 
-@lowering("memref.alloc")
-def _alloc(fn: FnLowering, op: Operation) -> None:
+def _alloc_shape(
+    fn: FnLowering, op: Operation
+) -> tuple[A.MemRefType, list[Value], list[Value], Value]:
+    """An allocation's type, sizes, identity strides and element count."""
     t, sizes = _alloc_sizes(fn, op)
     convert_type(t)
     strides = _identity_strides(fn, t, sizes)
     n = fn.const(1)
     for s in sizes:
         n = fn.mul(n, s)
+    return t, sizes, strides, n
+
+
+@lowering("memref.alloc")
+def _alloc(fn: FnLowering, op: Operation) -> None:
+    t, sizes, strides, n = _alloc_shape(fn, op)
     align_attr = op.get_attr("alignment")
     align = max(ALLOC_ALIGNMENT, align_attr.value if align_attr is not None else 0)  # type: ignore[attr-defined]
     nbytes = fn.mul(n, fn.const(element_size(t.element_type)))
@@ -417,12 +425,7 @@ def _alloc(fn: FnLowering, op: Operation) -> None:
 
 @lowering("memref.alloca")
 def _alloca(fn: FnLowering, op: Operation) -> None:
-    t, sizes = _alloc_sizes(fn, op)
-    convert_type(t)
-    strides = _identity_strides(fn, t, sizes)
-    n = fn.const(1)
-    for s in sizes:
-        n = fn.mul(n, s)
+    t, sizes, strides, n = _alloc_shape(fn, op)
     attrs: dict[str, A.Attribute] = {"elem_type": A.TypeAttr(convert_type(t.element_type))}
     a = op.get_attr("alignment")
     if a is not None:
