@@ -41,6 +41,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mlc.dialects import affine_ops, arith, func, memref, tensor
+from mlc.lowering.index_arith import IndexArith
 
 from mlc.diagnostics import Diagnostic, engine
 from mlc.ir import attributes as A
@@ -261,7 +262,7 @@ class _Root:
         self.last_use = -1  # the latest position where a member is used
 
 
-class FuncBufferizer:
+class FuncBufferizer(IndexArith):
     """Rewrites the body of one function; see the module docstring for the rules."""
 
     def __init__(self, mod: ModuleBufferizer, fn: func.FuncOp) -> None:
@@ -334,26 +335,8 @@ class FuncBufferizer:
     def index(self, value: int) -> Value:
         return self.insert(arith.ConstantOp.from_int(value, A.index)).results[0]
 
-    def size(self, x: int | Value) -> Value:
-        return self.index(x) if isinstance(x, int) else x
-
-    def add(self, a: int | Value, b: int | Value) -> int | Value:
-        if isinstance(a, int) and isinstance(b, int):
-            return a + b
-        if isinstance(b, int) and b == 0:
-            return a
-        if isinstance(a, int) and a == 0:
-            return b
-        return self.insert(arith.AddIOp.build([self.size(a), self.size(b)])).results[0]
-
-    def mul(self, a: int | Value, b: int | Value) -> int | Value:
-        if isinstance(a, int) and isinstance(b, int):
-            return a * b
-        if isinstance(b, int) and b == 1:
-            return a
-        if isinstance(a, int) and a == 1:
-            return b
-        return self.insert(arith.MulIOp.build([self.size(a), self.size(b)])).results[0]
+    def arith_op(self, cls: Any, operands: list[Value]) -> Value:
+        return self.insert(cls.build(operands)).results[0]
 
     def dim_of(self, m: Value, i: int) -> int | Value:
         """Dim `i` of memref `m`: an int when static, else a memref.dim."""

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mlc.dialects import arith, graph, math, tensor
+from mlc.lowering.index_arith import IndexArith
 from mlc.passes.tensor_fusion import fuse_in_block
 
 from mlc.diagnostics import Diagnostic, engine
@@ -155,7 +156,7 @@ def ranked(v: Value | A.Type) -> A.RankedTensorType:
     return t
 
 
-class Emitter:
+class Emitter(IndexArith):
     """Creates ops through the conversion rewriter, before the op being lowered, at its
     location; caches index constants."""
 
@@ -203,41 +204,8 @@ class Emitter:
             size = self._dims[v, i] = self.create(tensor.DimOp, [v, self.index(i)]).results[0]
         return size
 
-    def size(self, x: int | Value) -> Value:
-        return self.index(x) if isinstance(x, int) else x
-
-    def add(self, a: int | Value, b: int | Value) -> int | Value:
-        if isinstance(a, int) and isinstance(b, int):
-            return a + b
-        if isinstance(b, int) and b == 0:
-            return a
-        if isinstance(a, int) and a == 0:
-            return b
-        return self.create(arith.AddIOp, [self.size(a), self.size(b)]).results[0]
-
-    def sub(self, a: int | Value, b: int | Value) -> int | Value:
-        if isinstance(a, int) and isinstance(b, int):
-            return a - b
-        if isinstance(b, int):
-            return self.add(a, -b)
-        return self.create(arith.SubIOp, [self.size(a), b]).results[0]
-
-    def mul(self, a: int | Value, b: int | Value) -> int | Value:
-        if isinstance(a, int) and isinstance(b, int):
-            return a * b
-        if isinstance(b, int) and b == 1:
-            return a
-        if isinstance(a, int) and a == 1:
-            return b
-        return self.create(arith.MulIOp, [self.size(a), self.size(b)]).results[0]
-
-    def floordiv(self, a: int | Value, b: int) -> int | Value:
-        """a // b for a >= 0 and a constant b >= 1."""
-        if isinstance(a, int):
-            return a // b
-        if b == 1:
-            return a
-        return self.create(arith.DivUIOp, [a, self.index(b)]).results[0]
+    def arith_op(self, cls: Any, operands: list[Value]) -> Value:
+        return self.create(cls, operands).results[0]
 
     def size_of(self, v: Value, i: int) -> int | Value:
         """Dim `i` of `v`: an int when static, else a tensor.dim value."""
