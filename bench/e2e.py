@@ -5,10 +5,13 @@ an elementwise-heavy program against NumPy, and the compile time of examples/mlp
     python bench/e2e.py              # everything (about a minute on a quiet 2-core machine)
     python bench/e2e.py --quick      # fewer repeats
     python bench/e2e.py --no-compile-time / --no-examples / --no-elementwise
-    python bench/e2e.py --single-thread   # NumPy's BLAS and mlc's parallel loops on one thread
+    python bench/e2e.py --single-thread   # NumPy's BLAS, mlc's parallel loops, peers on one thread
+    python bench/e2e.py --peers torch     # only these peers ('' for none)
 
-Run times are the median of N warm calls (wall clock); every ratio is mlc / NumPy measured in the
-same run (below 1: mlc is faster). Every compiled result is checked against the NumPy result
+Run times are the median of N warm calls (wall clock); every ratio is mlc / NumPy (or mlc / peer)
+measured in the same run (below 1: mlc is faster). The peers (bench/peers.py: onnxruntime, JAX
+jit, PyTorch eager; each where installed, `--peers` to choose) run the same examples on the same
+inputs with the same thread count. Every compiled result is checked against the NumPy result
 before it is timed. Compile time is cold: the lowering cache (`mlc.lowering.compile`) and the
 runtime's machine-code cache (`mlc.runtime.cache`) are cleared first, in a process that has
 already imported everything (a first compile of an unrelated program), best of a few runs.
@@ -34,6 +37,9 @@ from mlc.lowering import compile as lowering_compile  # noqa: E402
 
 import mlc  # noqa: E402
 from mlc.runtime import JitOptions, cache, host_target  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import peers as bench_peers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -123,6 +129,7 @@ def example_cases(rng: np.random.Generator) -> list[tuple[str, str, list[np.ndar
     return [
         ("mlp, batch 64", "mlp", mlp(64), np_mlp),
         ("mlp, batch 1", "mlp", mlp(1), np_mlp),
+        ("mlp, batch 256", "mlp", mlp(256), np_mlp),
         ("attention, seq 128", "attention", [_rand(rng, seq, 64) for _ in range(3)], np_attention),
         (
             "conv, batch 8",
@@ -153,19 +160,32 @@ def _check(got: object, want: object, what: str) -> None:
             sys.exit(f"e2e: {what}: the compiled result differs from NumPy")
 
 
-def bench_examples(repeat: int) -> None:
-    print("== examples: mlc.compile(...).main vs the same computation in NumPy ==")
-    print(f"{'case':24} {'mlc':>11} {'numpy':>11} {'mlc/numpy':>10}")
+def bench_examples(repeat: int, peers: list[str], threads: int) -> None:
+    print("== examples: mlc.compile(...).main vs the same computation in NumPy and the peers ==")
+    head = f"{'case':24} {'mlc':>11} {'numpy':>11} {'mlc/numpy':>10}"
+    short = {"onnxruntime": "ort", "jax": "jax", "torch": "torch"}
+    head += "".join(f" {p:>13} {'mlc/' + short[p]:>9}" for p in peers)
+    print(head)
     rng = np.random.default_rng(0)
     compiled: dict[str, object] = {}
+    peer_fns: dict[tuple[str, str], Callable[..., object]] = {}
     for label, name, inputs, ref in example_cases(rng):
         if name not in compiled:
             compiled[name] = mlc.compile((ROOT / "examples" / f"{name}.mlir").read_text()).main
         fn = compiled[name]
-        _check(fn(*inputs), ref(*inputs), label)  # type: ignore[operator]
+        want = ref(*inputs)
+        _check(fn(*inputs), want, label)  # type: ignore[operator]
         t_mlc = median_time(lambda fn=fn, a=inputs: fn(*a), repeat)  # type: ignore[misc]
         t_np = median_time(lambda ref=ref, a=inputs: ref(*a), repeat)  # type: ignore[misc]
-        print(f"{label:24} {fmt_time(t_mlc)} {fmt_time(t_np)} {t_mlc / t_np:10.2f}")
+        row = f"{label:24} {fmt_time(t_mlc)} {fmt_time(t_np)} {t_mlc / t_np:10.2f}"
+        for p in peers:
+            if (p, name) not in peer_fns:
+                peer_fns[p, name] = bench_peers.make(p, name, threads)
+            pf = peer_fns[p, name]
+            _check(bench_peers.to_numpy(pf(*inputs)), want, f"{label} ({p})")
+            t_p = median_time(lambda pf=pf, a=inputs: pf(*a), repeat)  # type: ignore[misc]
+            row += f"   {fmt_time(t_p)} {t_mlc / t_p:9.2f}"
+        print(row)
     print()
 
 
@@ -350,6 +370,12 @@ def main() -> None:
     ap.add_argument("--no-examples", action="store_true")
     ap.add_argument("--no-elementwise", action="store_true")
     ap.add_argument(
+        "--peers",
+        default=",".join(bench_peers.PEERS),
+        help="comma-separated peers to run next to mlc and NumPy where installed "
+        "(default: onnxruntime,jax,torch; '' for none)",
+    )
+    ap.add_argument(
         "--single-thread", action="store_true", help="one thread for NumPy's BLAS and for mlc"
     )
     args = ap.parse_args()
@@ -362,8 +388,21 @@ def main() -> None:
     )
     if not args.no_compile_time:
         bench_compile_time(2 if args.quick else 3)
+    threads = mlc.runtime.default_threads()
+    peers = []
+    for p in filter(None, args.peers.split(",")):
+        if p not in bench_peers.PEERS:
+            ap.error(f"--peers: unknown peer {p!r} (known: {', '.join(bench_peers.PEERS)})")
+        if bench_peers.available(p):
+            peers.append(p)
+        else:
+            print(f"peer {p}: not installed, skipped")
+    if peers:
+        print("peers: " + ", ".join(f"{p} {bench_peers.version(p)}" for p in peers))
+        print(f"(each peer on {threads} intra-op thread(s); torch eager, JAX jit, onnxruntime")
+        print(" with its default graph optimizations)\n")
     if not args.no_examples:
-        bench_examples(repeat)
+        bench_examples(repeat, peers, threads)
     if not args.no_elementwise:
         bench_elementwise(repeat)
 
