@@ -450,22 +450,26 @@ class _Bounds:
 class _Vectorizer:
     """Builds the vector loop in front of `loop` and turns `loop` into the scalar epilogue."""
 
-    def __init__(self, loop: ForOp, plan: _Plan, lanes: int) -> None:
+    def __init__(self, loop: ForOp, plan: _Plan, lanes: int, copies: int = 1) -> None:
         self.loop = loop
         self.plan = plan
         self.lanes = lanes
-        self.vmap: dict[Value, Value] = {}  # scalar value -> its vector
+        self.copies = copies  # independent partial-result vectors per reduction (main loop)
+        self.offset = 0  # the copy being built reads iteration iv + offset
+        self.vmap: dict[Value, Value] = {}  # scalar value -> its vector (in the current copy)
         self.smap: dict[Value, Value] = {}  # scalar value in the loop -> its clone
         self.hoisted: dict[Value, Value] = {}  # invariant scalar -> broadcast before the loop
         self.body_anchor: Operation | None = None
-        self.vloop: ForOp | None = None
+        self.first: ForOp | None = None  # the first vector loop (invariants go in front)
+        self.vloop: ForOp | None = None  # the vector loop being built
+        self.partials: list[Value] = []  # per reduction, the vector the last loop ends with
 
     def vtype(self, t: A.Type) -> A.VectorType:
         return A.VectorType([self.lanes], t)
 
     def insert_before_loop(self, op: Operation) -> Operation:
-        """Insert `op` in front of the vector loop (in front of the loop until it exists)."""
-        anchor = self.vloop if self.vloop is not None else self.loop
+        """Insert `op` in front of the vector loops (in front of the loop until they exist)."""
+        anchor = self.first if self.first is not None else self.loop
         self.loop.parent.insert_before(op, anchor)  # type: ignore[union-attr]
         op.location = self.loop.location
         return op
@@ -502,9 +506,8 @@ class _Vectorizer:
         """`iv + [0, 1, ..., lanes-1]` for an induction variable used as a value."""
         assert self.vloop is not None
         vt = self.vtype(A.index)
-        steps = ConstantOp.create(
-            [], [vt], {"value": A.DenseElementsAttr(vt, list(range(self.lanes)))}
-        )
+        lanes = list(range(self.offset, self.offset + self.lanes))
+        steps = ConstantOp.create([], [vt], {"value": A.DenseElementsAttr(vt, lanes)})
         steps_v = self.insert_before_loop(steps).results[0]
         base = self.insert_in_body(BroadcastOp.create([self.vloop.induction_var], [vt]), location)
         add = AddIOp.create([base.results[0], steps_v], [vt])
@@ -513,9 +516,16 @@ class _Vectorizer:
         return out
 
     def run(self, bounds: _Bounds | None) -> None:
-        """Vectorize; `bounds` is None when the trip count is a constant."""
+        """Vectorize; `bounds` is None when the trip count is a constant.
+
+        With `copies` k > 1 a main loop of step k * lanes carries k partial-result vectors per
+        reduction (independent dependence chains), combined after it; a loop of step `lanes`
+        continues from the combined vectors over the whole vectors that remain, then the scalar
+        epilogue runs the rest.
+        """
         loop, plan = self.loop, self.plan
         lb_ops = list(loop.lowerBoundOperands)
+        lanes, k = self.lanes, self.copies
         epilogue: AffineMap | None = None
         # The accumulators start at the neutral element; the original initial value is folded
         # in by the final vector.reduction.
@@ -524,40 +534,98 @@ class _Vectorizer:
             inits.append(
                 self.insert_before_loop(_splat_constant(r.kind, self.vtype(r.acc.type))).results[0]
             )
+        lower: tuple[AffineMap, list[Value]] = (loop.lower_bound_map, lb_ops)
         if bounds is None:
             lo, trip = loop.constant_lower_bound(), loop.constant_trip_count()
             assert lo is not None and trip is not None
-            split = lo + (trip // self.lanes) * self.lanes
-            vloop = ForOp.build_for(lo, split, self.lanes, inits)
+            split = lo + (trip // lanes) * lanes
+            if k > 1:
+                main_end = lo + (trip // (lanes * k)) * lanes * k
+                self.build_loop((AffineMap.constant(lo), []), main_end, k, inits)
+                inits = self.partials = self.combine_partials(k)
+                lower = (AffineMap.constant(main_end), [])
+            if k == 1 or split != lower[0].results[0].value:  # type: ignore[attr-defined]
+                self.build_loop(lower, split, 1, inits)
             if split != loop.constant_upper_bound():
                 epilogue = AffineMap.constant(split)
         else:
-            got = bounds.split(self.lanes)
+            got = bounds.split(lanes)
             assert got is not None
             vec_ub, epilogue = got
-            vloop = ForOp.build_for(
-                (loop.lower_bound_map, lb_ops), (vec_ub, bounds.operands), self.lanes, inits
-            )
-        self.insert_before_loop(vloop)
+            if k > 1:
+                main = bounds.split(lanes * k)
+                assert main is not None
+                main_ub, main_end = main
+                self.build_loop(lower, (main_ub, bounds.operands), k, inits)
+                inits = self.partials = self.combine_partials(k)
+                end_map = main_ub if main_end is None else main_end
+                lower = (end_map, bounds.operands)
+            self.build_loop(lower, (vec_ub, bounds.operands), 1, inits)
+        self.finish(epilogue, [] if bounds is None else bounds.operands)
+
+    def build_loop(
+        self,
+        lower: tuple[AffineMap, list[Value]],
+        upper: int | tuple[AffineMap, list[Value]],
+        copies: int,
+        inits: list[Value],
+    ) -> None:
+        """One vector loop of step `copies * lanes` in front of the scalar loop (`self.vloop`).
+
+        Copy j of the body handles iterations iv + j * lanes and carries its own accumulator
+        for each reduction (iter_args ordered by copy, then reduction)."""
+        loop, plan = self.loop, self.plan
+        n = len(plan.reductions)
+        vloop = ForOp.build_for(lower, upper, self.lanes * copies, inits * copies)
+        self.loop.parent.insert_before(vloop, self.loop)  # type: ignore[union-attr]
+        vloop.location = self.loop.location
+        if self.first is None:
+            self.first = vloop
         self.vloop = vloop
         block = vloop.body_block
-        self.smap[loop.induction_var] = vloop.induction_var
-        for r, arg in zip(plan.reductions, block.arguments[1:]):
-            self.vmap[r.acc] = arg
         if inits:
-            yield_op = YieldOp.create([], [])
-            block.append(yield_op)
+            block.append(YieldOp.create([], []))
         self.body_anchor = block.terminator
         skip = {r.load for r in plan.reductions} | {r.store for r in plan.reductions}
-        for op in list(loop.body_block):
-            if type(op) is YieldOp or op in skip:
-                continue
-            self.vectorize_op(op)
+        yields: list[Value] = []
+        for j in range(copies):
+            self.offset = j * self.lanes
+            self.vmap = {}
+            self.smap = {loop.induction_var: vloop.induction_var}
+            for r, arg in zip(plan.reductions, block.arguments[1 + j * n : 1 + (j + 1) * n]):
+                self.vmap[r.acc] = arg
+            for op in list(loop.body_block):
+                if type(op) is YieldOp or op in skip:
+                    continue
+                self.vectorize_op(op)
+            yields += [self.vmap[r.combine.results[0]] for r in plan.reductions]
+        self.offset = 0
         if inits:
-            self.body_anchor.set_operands(  # type: ignore[union-attr]
-                [self.vmap[r.combine.results[0]] for r in plan.reductions]
-            )
-        self.finish(epilogue, [] if bounds is None else bounds.operands)
+            self.body_anchor.set_operands(yields)  # type: ignore[union-attr]
+        self.partials = list(vloop.results)
+
+    def combine_partials(self, copies: int) -> list[Value]:
+        """Fold the main loop's partial-result vectors pairwise (a tree) into one per
+        reduction, with the reduction's own combining op on vectors."""
+        assert self.vloop is not None
+        n = len(self.plan.reductions)
+        results = list(self.vloop.results)
+        out: list[Value] = []
+        after = self.vloop
+        for i, r in enumerate(self.plan.reductions):
+            parts = [results[j * n + i] for j in range(copies)]
+            while len(parts) > 1:
+                nxt = []
+                for a, b in zip(parts[::2], parts[1::2]):
+                    attrs = dict(r.combine._attrs) if r.combine._attrs else None
+                    op = type(r.combine).create([a, b], [a.type], attrs)
+                    op.location = r.combine.location
+                    self.loop.parent.insert_after(op, after)  # type: ignore[union-attr]
+                    after = op
+                    nxt.append(op.results[0])
+                parts = nxt
+            out.append(parts[0])
+        return out
 
     def vectorize_op(self, op: Operation) -> None:
         plan = self.plan
@@ -566,6 +634,8 @@ class _Vectorizer:
         if op in plan.contiguous:
             idx = [self.scalar(v) for v in op.map_operands]
             amap = op.affine_map
+            if self.offset:
+                amap = self.shifted(amap, op.map_operands)
             if t is LoadOp:
                 vt = self.vtype(op.results[0].type)
                 new = VectorLoadOp.build_vector_load(vt, op.memref_value, idx, amap, loc)
@@ -586,6 +656,21 @@ class _Vectorizer:
         for old, new_v in zip(op.results, new.results):
             self.vmap[old] = new_v
 
+    def shifted(self, amap: AffineMap, operands: list[Value]) -> AffineMap:
+        """`amap` with the induction variable's dims advanced by the current copy's offset."""
+        iv = self.loop.induction_var
+        dims = [
+            dim(i) + self.offset if operands[i] is iv else dim(i) for i in range(amap.num_dims)
+        ]
+        syms = [sym(i) for i in range(amap.num_symbols)]
+        results = [
+            simplify_affine_expr(
+                e.replace_dims_and_symbols(dims, syms), amap.num_dims, amap.num_symbols
+            )
+            for e in amap.results
+        ]
+        return AffineMap(amap.num_dims, amap.num_symbols, tuple(results))
+
     def finish(self, epilogue: AffineMap | None, operands: list[Value]) -> None:
         """Reduce the accumulators after the vector loop; the old loop becomes the epilogue."""
         loop, plan = self.loop, self.plan
@@ -594,7 +679,7 @@ class _Vectorizer:
         n_ub = len(loop.upperBoundOperands)
         finals: dict[int, Value] = {}
         after = loop  # new ops go between the vector loop and the epilogue
-        for r, vres in zip(plan.reductions, self.vloop.results):
+        for r, vres in zip(plan.reductions, self.partials):
             if r.load is not None:
                 init_load = self.insert_before_loop(r.load.clone())
                 init_load.location = r.load.location
@@ -667,12 +752,23 @@ class AffineVectorizePass(Pass):
     reassoc = Option(
         bool, True, "Default of the per-loop `reassoc` knob (float add/mul reductions)"
     )
+    accumulators = Option(
+        int,
+        4,
+        "Default of the per-loop `accumulators` knob: independent partial-result vectors per "
+        "reduction, so the loop is not bound by the latency of one combining chain",
+    )
     num_vectorized = Statistic("num-vectorized-loops", "Number of loops vectorized")
     num_reductions = Statistic("num-reductions", "Number of reductions vectorized")
     knobs = (
         KnobDecl("width", "choice", "Lanes per vector for this loop (1: leave it scalar)"),
         KnobDecl(
             "reassoc", "bool", "Reorder this loop's float add/mul reductions to vectorize them"
+        ),
+        KnobDecl(
+            "accumulators",
+            "choice",
+            "Partial-result vectors per reduction in this loop (1: one dependence chain)",
         ),
     )
 
@@ -681,11 +777,28 @@ class AffineVectorizePass(Pass):
         if size < 0 or size & (size - 1):
             ctx.error(f"virtual-vector-size must be 0 or a power of two, got {size}", op)
             return
+        if self.accumulators not in (1, 2, 4, 8):
+            ctx.error(f"accumulators must be 1, 2, 4 or 8, got {self.accumulators}", op)
+            return
         loops = [
             o for o in op.walk() if type(o) is ForOp and not any(n.regions for n in o.body_block)
         ]
         for loop in loops:
             self.vectorize_loop(loop, ctx)
+
+    def accumulator_count(
+        self, wanted: int, lanes: int, trip: int | None, bounds: _Bounds | None
+    ) -> int:
+        """The partial-result vectors a reduction loop gets: `wanted` (the knob), halved until
+        the main loop's step fits a known trip count and its end is an affine bound. The
+        domain does not depend on the width, so any configuration of the two knobs is valid."""
+        k = wanted
+        while k > 1 and (
+            (trip is not None and k * lanes > trip)
+            or (bounds is not None and bounds.split(k * lanes) is None)
+        ):
+            k //= 2
+        return k
 
     def vectorize_loop(self, loop: ForOp, ctx: PassContext) -> None:
         try:
@@ -713,6 +826,10 @@ class AffineVectorizePass(Pass):
         lanes = ctx.knob(site, "width", Choice(*widths), default)
         if lanes == 1 or (trip is not None and trip < lanes):
             return
-        _Vectorizer(loop, plan, lanes).run(bounds)
+        copies = 1
+        if plan.reductions:
+            wanted = ctx.knob(site, "accumulators", Choice(1, 2, 4, 8), self.accumulators)
+            copies = self.accumulator_count(wanted, lanes, trip, bounds)
+        _Vectorizer(loop, plan, lanes, copies).run(bounds)
         self.num_vectorized += 1
         self.num_reductions += len(plan.reductions)
