@@ -659,9 +659,7 @@ class _Vectorizer:
     def shifted(self, amap: AffineMap, operands: list[Value]) -> AffineMap:
         """`amap` with the induction variable's dims advanced by the current copy's offset."""
         iv = self.loop.induction_var
-        dims = [
-            dim(i) + self.offset if operands[i] is iv else dim(i) for i in range(amap.num_dims)
-        ]
+        dims = [dim(i) + self.offset if operands[i] is iv else dim(i) for i in range(amap.num_dims)]
         syms = [sym(i) for i in range(amap.num_symbols)]
         results = [
             simplify_affine_expr(
