@@ -831,6 +831,74 @@ class ConvertGraphToTensorPass(Pass):
                     self.num_fused += fuse_in_block(
                         block, kernels.same, self.broadcast_recompute_limit, kernels.fused
                     )
+        for generic in [o for o in op.walk() if type(o) is tensor.GenericOp]:
+            fold_splat_inputs(generic)
+
+
+def _splat_input(v: Value) -> A.Attribute | None:
+    """The scalar of a splat (or rank-0) dense tensor constant `v`, else None."""
+    d = v.defining_op()
+    if type(d) is not arith.ConstantOp:
+        return None
+    attr = d.get_attr("value")
+    if type(attr) is not A.DenseElementsAttr or not attr.is_splat:
+        return None
+    et = attr.type.element_type  # type: ignore[attr-defined]
+    if et in FLOATS:
+        return A.FloatAttr(float(attr.splat_value), et)
+    if type(et) is A.IntegerType:
+        return (
+            A.BoolAttr(bool(attr.splat_value))
+            if et is A.i1
+            else A.IntegerAttr(int(attr.splat_value), et)
+        )
+    return None
+
+
+def fold_splat_inputs(generic: Operation) -> bool:
+    """Replace the splat-constant inputs of tensor.generic `generic` by scalar constants in its
+    body (MLIR's linalg FoldScalarOrSplatConstant): the loops then read no constant buffer."""
+    inputs = list(generic.inputs)  # type: ignore[attr-defined]
+    scalars = [_splat_input(v) for v in inputs]
+    if all(c is None for c in scalars):
+        return False
+    old = generic.regions[0].blocks[0]
+    maps = generic.indexing_map_list()  # type: ignore[attr-defined]
+    outputs = list(generic.outputs)  # type: ignore[attr-defined]
+    keep = [i for i, c in enumerate(scalars) if c is None]
+    new_inputs = [inputs[i] for i in keep]
+    block = Block([v.type.element_type for v in (*new_inputs, *outputs)])  # type: ignore[attr-defined]
+    mapping: dict[Any, Any] = {}
+    for i, c in enumerate(scalars):
+        if c is not None:
+            const = arith.ConstantOp.from_attr(c)
+            const.location = generic.location
+            block.append(const)
+            mapping[old.arguments[i]] = const.results[0]
+    for k, i in enumerate(keep):
+        mapping[old.arguments[i]] = block.arguments[k]
+    n_in = len(inputs)
+    for k in range(len(outputs)):
+        mapping[old.arguments[n_in + k]] = block.arguments[len(keep) + k]
+    for child in old:
+        block.append(child.clone(mapping))
+    attrs = dict(generic._attrs or {})
+    attrs["indexing_maps"] = A.ArrayAttr(
+        [A.AffineMapAttr(maps[i]) for i in keep] + [A.AffineMapAttr(m) for m in maps[n_in:]]
+    )
+    attrs.pop("operandSegmentSizes", None)
+    new = tensor.GenericOp.build(
+        [new_inputs, outputs],
+        [[r.type for r in generic.results]],
+        attrs,
+        regions=[Region([block])],
+        location=generic.location,
+    )
+    generic.parent.insert_before(new, generic)  # type: ignore[union-attr]
+    for a, b in zip(generic.results, new.results):
+        a.replace_all_uses_with(b)
+    generic.erase()
+    return True
 
 
 def _attach_reason(diag: Diagnostic, reasons: dict[Operation, str]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from mlc.dialects import affine as AF
+from mlc.dialects import arith as AR
 from mlc.dialects import memref as MR
 
 from mlc.interfaces import get_effects
@@ -78,8 +79,11 @@ class Summary:
         self.contraction = self.contraction or other.contraction
 
 
-def _distinct_base(v: Value) -> bool:
-    """A memref known not to alias other such memrefs: an allocation or a function argument."""
+def _distinct_base(v: Value, readonly: frozenset[Value] = frozenset()) -> bool:
+    """A memref known not to alias other such memrefs: an allocation or a function argument,
+    or a global that the function only reads (`readonly`)."""
+    if v in readonly:
+        return True
     if type(v) is BlockArgument:
         owner = v.owner.parent_op if v.owner is not None else None  # type: ignore[union-attr]
         return owner is not None and owner.name == "func.func"
@@ -96,14 +100,36 @@ def _walk(op: Operation) -> Iterator[Operation]:
                     yield from _walk(child)
 
 
-def summarize(loop: Operation) -> Summary:
-    """The Summary of `loop` at its own level (pinned positions relative to its induction var)."""
+def readonly_globals(func: Operation) -> frozenset[Value]:
+    """The memref.get_global results in `func` whose global the function only reads (every
+    get_global of that symbol in `func` has only load users): no access to them orders
+    against another, whatever the loops around them."""
+    by_name: dict[str, list[Value]] = {}
+    written: set[str] = set()
+    for op in func.walk():
+        if op.name != "memref.get_global":
+            continue
+        name = str(op.get_attr("name"))
+        mem = op.results[0]
+        by_name.setdefault(name, []).append(mem)
+        for use in mem.uses:
+            user = use.owner
+            if user.name not in ("affine.load", "memref.load") or use.index != 0:
+                written.add(name)
+    return frozenset(v for name, vs in by_name.items() if name not in written for v in vs)
+
+
+def summarize(loop: Operation, readonly: frozenset[Value] = frozenset()) -> Summary:
+    """The Summary of `loop` at its own level (pinned positions relative to its induction var).
+    Loads of `readonly` memrefs are no dependences and are left out."""
     s = Summary()
     iv = loop.induction_var  # type: ignore[attr-defined]
     for op in _walk(loop):
         name = op.name
         if name in _ACCESS:
             base = _memref_of(op)
+            if base in readonly:
+                continue
             if not _distinct_base(base):
                 s.opaque = True
             s.add(base, _ACCESS[name], pinned_positions(op, iv))
@@ -177,13 +203,13 @@ def _only_writes(s: Summary) -> bool:
     return all(written for written, _ in s.bases.values())
 
 
-def _movable_before(op: Operation, host: Summary) -> bool:
+def _movable_before(op: Operation, host: Summary, readonly: frozenset[Value] = frozenset()) -> bool:
     """`op`, found between two loops, may move above the first (whose summary is `host`)."""
     if op.regions:
         return False
     if op.name in _ACCESS:
         base = _memref_of(op)
-        if not _distinct_base(base):
+        if not _distinct_base(base, readonly):
             return False
         entry = host.bases.get(base)
         return entry is None or (not _ACCESS[op.name] and not entry[0])
@@ -247,9 +273,10 @@ class AffineLoopFusionPass(Pass):
     def run(self, op: Operation, ctx: PassContext) -> None:
         for cast in [o for o in op.walk() if o.name == "memref.reinterpret_cast"]:
             fold_unit_dim_view(cast)
+        readonly = readonly_globals(op)
         for region in op.regions:
             for block in region.blocks:
-                self._fuse_block(block, ctx)
+                self._fuse_block(block, ctx, readonly)
         if self.private_min_bytes < 0:
             ctx.error("affine-loop-fusion: private-min-bytes must be >= 0", op)
             return
@@ -274,7 +301,7 @@ class AffineLoopFusionPass(Pass):
         width = getattr(alloc.results[0].type.element_type, "width", 32)
         return n * max(width // 8, 1) >= self.private_min_bytes
 
-    def _fuse_block(self, block: Block, ctx: PassContext) -> None:
+    def _fuse_block(self, block: Block, ctx: PassContext, readonly: frozenset[Value]) -> None:
         host: Operation | None = None
         summary: Summary | None = None
         pending: list[Operation] = []
@@ -282,13 +309,15 @@ class AffineLoopFusionPass(Pass):
         while op is not None:
             nxt = op.next
             if op.name == "affine.for":
-                s = summarize(op)
+                s = summarize(op, readonly)
                 if host is not None and self._try_fuse(host, summary, op, s, pending, ctx):  # type: ignore[arg-type]
                     pending = []
                     op = nxt
                     continue
                 host, summary, pending = op, s, []
-            elif host is not None and (op.name == "memref.dealloc" or _movable_before(op, summary)):  # type: ignore[arg-type]
+            elif host is not None and (
+                op.name == "memref.dealloc" or _movable_before(op, summary, readonly)  # type: ignore[arg-type]
+            ):
                 pending.append(op)
             else:
                 host, summary, pending = None, None, []
@@ -297,7 +326,7 @@ class AffineLoopFusionPass(Pass):
             if child.name == "affine.for" or child.name == "affine.if":
                 for region in child.regions:
                     for nested in region.blocks:
-                        self._fuse_block(nested, ctx)
+                        self._fuse_block(nested, ctx, readonly)
 
     def _try_fuse(
         self,
@@ -372,8 +401,28 @@ def fold_unit_dim_view(cast: Operation) -> bool:
         elif st.shape[i] != rt.shape[j]:
             return False
     users = [u.owner for u in cast.results[0].uses]
+    dims = [u for u in users if u.name == "memref.dim"]
+    positions = [_constant_index(d._operands[1].value) for d in dims]
+    if any(j is None or not 0 <= j < len(rt.shape) for j in positions):
+        return False
+    users = [u for u in users if u.name != "memref.dim"]
     if any(u.name not in _ACCESS or _memref_of(u) is not cast.results[0] for u in users):
         return False
+    for d, j in zip(dims, positions):
+        # A dim of the view is one of its size operands or a static size, so loops bounded
+        # by it get the same bound operands as the loops bounded by the source's size.
+        if rt.shape[j] == A.DYNAMIC:  # type: ignore[index]
+            size = dyn_sizes[sum(1 for e in rt.shape[:j] if e == A.DYNAMIC)]  # type: ignore[index]
+        else:
+            const = AR.ConstantOp.create(
+                [],
+                [A.index],
+                {"value": A.IntegerAttr(rt.shape[j], A.index)},  # type: ignore[index]
+            )
+            d.parent.insert_before(const, d)  # type: ignore[union-attr]
+            size = const.results[0]
+        d.results[0].replace_all_uses_with(size)
+        d.erase()
     to_res = dict(zip(src_dims, res_dims))
     for acc in users:
         amap = acc.get_attr("map").value  # type: ignore[union-attr]
@@ -385,6 +434,15 @@ def fold_unit_dim_view(cast: Operation) -> bool:
         acc.set_operand(1 if _ACCESS[acc.name] else 0, src)
     cast.erase()
     return True
+
+
+def _constant_index(v: Value) -> int | None:
+    d = v.defining_op()
+    if d is None or d.name != "arith.constant":
+        return None
+    attr = d.get_attr("value")
+    value = getattr(attr, "value", None)
+    return value if type(value) is int else None
 
 
 def _append_body(host: Operation, loop: Operation) -> None:

@@ -441,7 +441,7 @@ def test_constants_become_deduplicated_globals() -> None:
 func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
   %c = graph.constant dense<[1.0, 2.0]> : tensor<2xf32>
   %d = graph.constant dense<[1.0, 2.0]> : tensor<2xf32>
-  %e = graph.constant dense<3.0> : tensor<2xf32>
+  %e = graph.constant dense<[3.0, 4.0]> : tensor<2xf32>
   %0 = graph.add %a, %c : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   %1 = graph.mul %0, %d : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   %2 = graph.sub %1, %e : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
@@ -457,7 +457,7 @@ func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
     assert all(g.get_attr("constant") is not None for g in globals_)
     x = np.array([1.0, -1.0], np.float32)
     (got,) = run_buffers_after_affine(module, "main", [x])
-    np.testing.assert_allclose(got, (x + [1, 2]) * [1, 2] - 3)
+    np.testing.assert_allclose(got, (x + [1, 2]) * [1, 2] - [3, 4])
 
 
 RESULT_SHAPE_PROGRAMS = {
