@@ -10,13 +10,16 @@ import hashlib
 import os
 import re
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import llvmlite.binding as llvm
+from llvmlite.binding import ffi
 
 from mlc.runtime.parallel import parallel_for_address
 from mlc.runtime.signature import Signature
+from mlc.runtime.split import split_module
 
 __all__ = ["Engine", "EntryNotFoundError", "HostTarget", "JITError", "JitOptions", "host_target"]
 
@@ -328,6 +331,47 @@ def _wrapper_ir(name: str, sig: Signature, from_objects: bool) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Compilation
+#
+# A module is compiled as one LLVM module, or split (`mlc.runtime.split`) into parts that are
+# optimized and compiled to object code on several threads, each with its own LLVM context and
+# target machine; MCJIT then loads every object and resolves the references between them. The
+# two long LLVM calls (the optimization pipeline and code generation) are made without
+# llvmlite's global lock, which would serialize them: LLVM supports concurrent work on distinct
+# contexts. Everything else, and every engine disposal, stays under `_LOCK`, which the thread
+# that compiles holds until all its workers are done.
+
+
+def default_compile_threads() -> int:
+    """Threads that compile one module's parts: `MLC_COMPILE_THREADS`, else the usable cores
+    (at most 8)."""
+    env = os.environ.get("MLC_COMPILE_THREADS", "").strip()
+    if env:
+        try:
+            n = int(env)
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise ValueError(f"MLC_COMPILE_THREADS must be a positive integer, got {env!r}")
+        return n
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 8))
+
+
+def resolve_compile_threads(compile_threads: int | None) -> int:
+    if compile_threads is None:
+        return default_compile_threads()
+    if (
+        isinstance(compile_threads, bool)
+        or not isinstance(compile_threads, int)
+        or compile_threads < 1
+    ):
+        raise ValueError(
+            f"compile_threads must be a positive integer or None, got {compile_threads!r}"
+        )
+    return compile_threads
 
 
 def _target_machine(target: HostTarget, opt_level: int) -> Any:
@@ -345,34 +389,175 @@ def _set_unroll_threshold(opts: JitOptions) -> None:
     llvm.set_option("mlc", f"-unroll-threshold-default={default}")
 
 
-def _optimize(mod: Any, tm: Any, opts: JitOptions) -> None:
+def _unlocked(name: str) -> Any:
+    """The ctypes function behind llvmlite's locking wrapper of `name` (the wrapper itself if
+    llvmlite changes its internals: correct, only serialized)."""
+    fn = getattr(ffi.lib, name)
+    return getattr(fn, "_cfn", fn)
+
+
+def _run_passes(mod: Any, tm: Any, opts: JitOptions) -> None:
+    """LLVM's default pipeline at `opts.opt_level` (the unroll threshold must be set already)."""
     pto = llvm.create_pipeline_tuning_options(speed_level=opts.opt_level)
     pto.loop_vectorization = opts.loop_vectorize
     pto.slp_vectorization = opts.slp_vectorize
     pto.loop_unrolling = opts.loop_unroll
     pto.loop_interleaving = opts.loop_unroll
-    _set_unroll_threshold(opts)
     pb = llvm.create_pass_builder(tm, pto)
-    pb.getModulePassManager().run(mod, pb)
+    mpm = pb.getModulePassManager()
+    try:
+        _unlocked("LLVMPY_RunNewModulePassManager")(mpm, mod, pb)
+    finally:
+        mpm.close()
+        pb.close()
+        pto.close()
+
+
+def _optimize(mod: Any, tm: Any, opts: JitOptions) -> None:
+    """Optimize `mod` in place as the runtime does (sets the process-wide unroll threshold)."""
+    _set_unroll_threshold(opts)
+    _run_passes(mod, tm, opts)
+
+
+def _emit_object(tm: Any, mod: Any) -> bytes:
+    """The object code of `mod` (what `TargetMachine.emit_object` returns)."""
+    with ffi.OutputString() as err:
+        buf = _unlocked("LLVMPY_TargetMachineEmitToMemory")(tm, mod, 1, err)
+        if not buf:
+            raise JITError(f"LLVM code generation failed: {err}")
+    try:
+        start = ffi.lib.LLVMPY_GetBufferStart(buf)
+        return ctypes.string_at(start, ffi.lib.LLVMPY_GetBufferSize(buf))
+    finally:
+        ffi.lib.LLVMPY_DisposeMemoryBuffer(buf)
+
+
+class _Worker(threading.local):
+    active = False  # set in compile worker threads
+
+
+_WORKER = _Worker()
+_DEFERRED: list[Any] = []  # engines collected inside a worker thread, closed by its parent
+
+
+def _close_deferred() -> None:
+    while _DEFERRED:
+        _DEFERRED.pop().close()
+
+
+@dataclass(frozen=True)
+class PartStats:
+    """One compiled part: its functions, its size estimate, and the thread CPU seconds LLVM
+    spent optimizing it and generating its machine code."""
+
+    functions: tuple[str, ...]
+    lines: int
+    optimize: float
+    codegen: float
+
+
+class _PartFailed(Exception):
+    """A part of a split module that LLVM rejected: the module is compiled whole instead."""
+
+
+def _part_object(
+    text: str, wrappers: str, target: HostTarget, opts: JitOptions
+) -> tuple[bytes, float, float]:
+    """(object code, optimize seconds, codegen seconds) of one part, in its own context."""
+    ctx = llvm.create_context()
+    mod = tm = None
+    try:
+        try:
+            mod = llvm.parse_assembly(text, context=ctx)
+            if wrappers:
+                mod.link_in(llvm.parse_assembly(wrappers, context=ctx))
+        except RuntimeError as e:
+            raise _PartFailed(str(e).strip()) from None
+        tm = _target_machine(target, opts.opt_level)
+        return _object(mod, tm, opts)
+    finally:
+        for obj in (tm, mod, ctx):
+            if obj is not None and not obj.closed:
+                obj.close()
+
+
+def _object(mod: Any, tm: Any, opts: JitOptions) -> tuple[bytes, float, float]:
+    mod.triple = tm.triple
+    mod.data_layout = str(tm.target_data)
+    t0 = time.thread_time()
+    _run_passes(mod, tm, opts)
+    t1 = time.thread_time()
+    obj = _emit_object(tm, mod)
+    return obj, t1 - t0, time.thread_time() - t1
+
+
+def _compile_parts(
+    jobs: list[tuple[str, str]], threads: int, target: HostTarget, opts: JitOptions
+) -> list[tuple[bytes, float, float]]:
+    """Every job's `_part_object`, largest first, on `threads` threads (this one included)."""
+    results: list[Any] = [None] * len(jobs)
+    errors: list[BaseException] = []
+    next_job = iter(range(len(jobs)))
+    take = threading.Lock()
+
+    def work() -> None:
+        while not errors:
+            with take:
+                k = next(next_job, None)
+            if k is None:
+                return
+            try:
+                results[k] = _part_object(jobs[k][0], jobs[k][1], target, opts)
+            except BaseException as e:  # re-raised by the parent
+                errors.append(e)
+
+    def worker() -> None:
+        _WORKER.active = True
+        work()
+
+    helpers = [threading.Thread(target=worker, daemon=True) for _ in range(threads - 1)]
+    for t in helpers:
+        t.start()
+    try:
+        work()
+    finally:
+        for t in helpers:
+            t.join()
+    if errors:
+        raise errors[0]
+    return results
 
 
 class Engine:
-    """A JIT-compiled module: the MCJIT engine (which owns its module and target machine), the
-    optimized IR, and the addresses of the entry functions and their wrappers."""
+    """A JIT-compiled module: the MCJIT engine holding its machine code, and the addresses of
+    the entry functions and their wrappers.
+
+    `timings` holds the seconds of each LLVM phase (wall clock: `parse` (parse + verify +
+    checks), `compile` (optimization and machine code of every part, on `threads` threads),
+    `load` (MCJIT links the objects); thread CPU time summed over the parts: `optimize_cpu`,
+    `codegen_cpu`); `parts` one `PartStats` per part (one when the module was not split) and
+    `split` why it was split or not.
+    """
 
     __slots__ = (
+        "_asm",
         "_ee",
+        "_ir_optimized",
+        "_max_parts",
+        "_source",
         "addresses",
         "caller_templates",
         "from_objects",
-        "llvm_ir_optimized",
         "options",
+        "parts",
         "signatures",
+        "split",
         "target",
         "text_hash",
+        "threads",
+        "timings",
         "uses_parallel",
         "wrapper_addresses",
-        "_asm",
     )
 
     def __init__(
@@ -382,6 +567,7 @@ class Engine:
         options: JitOptions,
         target: HostTarget,
         from_objects: bool,
+        compile_threads: int = 1,
     ) -> None:
         self.options = options
         self.signatures = dict(signatures)
@@ -389,66 +575,126 @@ class Engine:
         self.from_objects = from_objects
         self.text_hash = text_hash(text)
         self._asm: str | None = None
+        self._ir_optimized: str | None = None
         self.caller_templates: dict[str, Any] | None = None  # filled by the first JitModule
         source = text if options.fast_math is None else apply_fast_math(text, options.fast_math)
+        self._source = source
+        self.timings: dict[str, float] = {}
         # Every LLVM object is created and disposed under the lock: disposal left to the garbage
         # collector could run in another thread while LLVM compiles there, and crash.
         with _LOCK:
             _init_llvm()
-            ctx = llvm.create_context()
-            made: list[Any] = []
             try:
-                self._compile(source, ctx, made)
-            except BaseException:
-                for obj in reversed(made):
-                    if not obj.closed and not getattr(obj, "_owned", False):
-                        obj.close()
-                ctx.close()
-                raise
-            for obj in made:  # on success, only the engine's (owned) module stays
-                if not obj.closed and not getattr(obj, "_owned", False):
-                    obj.close()
+                self._compile(source, compile_threads)
+            finally:
+                _close_deferred()
 
-    def _compile(self, source: str, ctx: Any, made: list[Any]) -> None:
+    def _checked_module(self, source: str, ctx: Any) -> Any:
+        """The whole module parsed and verified, its entries and externals checked."""
         try:
             mod = llvm.parse_assembly(source, context=ctx)
         except RuntimeError as e:
             raise _parse_error(str(e), source) from None
-        made.append(mod)
         try:
             mod.verify()
         except RuntimeError as e:
+            mod.close()
             raise JITError(f"invalid LLVM IR: {str(e).strip()}") from None
-        par = _function_or_none(mod, PARALLEL_FOR)
-        self.uses_parallel = par is not None
-        if par is not None and str(par.global_value_type) != _PARALLEL_FOR_TYPE:
-            raise JITError(
-                f"{PARALLEL_FOR} is declared as {par.global_value_type}, expected "
-                f"{_PARALLEL_FOR_TYPE}"
-            )
-        for name, sig in self.signatures.items():
-            _check_entry(mod, name, sig)
-        _check_externals(mod)
-        wrappers = "".join(
-            _wrapper_ir(name, sig, self.from_objects) for name, sig in self.signatures.items()
+        try:
+            par = _function_or_none(mod, PARALLEL_FOR)
+            self.uses_parallel = par is not None
+            if par is not None and str(par.global_value_type) != _PARALLEL_FOR_TYPE:
+                raise JITError(
+                    f"{PARALLEL_FOR} is declared as {par.global_value_type}, expected "
+                    f"{_PARALLEL_FOR_TYPE}"
+                )
+            for name, sig in self.signatures.items():
+                _check_entry(mod, name, sig)
+            _check_externals(mod)
+        except BaseException:
+            mod.close()
+            raise
+        return mod
+
+    def _wrappers(self, names: tuple[str, ...] | None = None) -> str:
+        """The packed-argument wrappers of the entries (of those among `names`)."""
+        return "".join(
+            _wrapper_ir(name, sig, self.from_objects)
+            for name, sig in self.signatures.items()
+            if names is None or name in names
         )
-        if wrappers:
-            wrapper_mod = llvm.parse_assembly(wrappers, context=ctx)
-            made.append(wrapper_mod)
+
+    def _compile(self, source: str, compile_threads: int) -> None:
+        opts = self.options
+        t0 = time.perf_counter()
+        ctx = llvm.create_context()
+        mod = self._checked_module(source, ctx)
+        self._max_parts = 4 * compile_threads
+        parts, self.split = split_module(source, self._max_parts)
+        t1 = time.perf_counter()
+        _set_unroll_threshold(opts)
+        objects: list[tuple[bytes, float, float]] = []
+        stats: list[PartStats] = []
+        if parts:
+            mod.close()
+            mod = None
+            jobs = [(p.text, self._wrappers(p.functions)) for p in parts]
+            self.threads = min(compile_threads, len(parts))
             try:
-                mod.link_in(wrapper_mod)  # consumes wrapper_mod
-            except RuntimeError as e:
-                raise JITError(f"linking the entry wrappers failed: {str(e).strip()}") from None
-        tm = _target_machine(self.target, self.options.opt_level)
-        made.append(tm)
-        mod.triple = self.target.triple
-        mod.data_layout = str(tm.target_data)
-        _optimize(mod, tm, self.options)
-        self.llvm_ir_optimized = str(mod)
-        # MCJIT takes ownership of the module and of its own target machine.
+                objects = _compile_parts(jobs, self.threads, self.target, opts)
+                stats = [
+                    PartStats(p.functions, p.lines, o[1], o[2]) for p, o in zip(parts, objects)
+                ]
+            except _PartFailed as e:
+                self.split = f"not split: a part was rejected ({e.args[0].splitlines()[0]})"
+                parts, objects = [], []
+                mod = self._checked_module(source, ctx)
+        if not parts:
+            self.threads = 1
+            self._max_parts = 1
+            tm = None
+            try:
+                wrappers = self._wrappers()
+                if wrappers:
+                    try:
+                        mod.link_in(llvm.parse_assembly(wrappers, context=ctx))
+                    except RuntimeError as e:
+                        raise JITError(
+                            f"linking the entry wrappers failed: {str(e).strip()}"
+                        ) from None
+                tm = _target_machine(self.target, opts.opt_level)
+                objects = [_object(mod, tm, opts)]
+            finally:
+                for obj in (tm, mod):
+                    if obj is not None and not obj.closed:
+                        obj.close()
+            functions = tuple(sorted(self.signatures))
+            stats = [PartStats(functions, source.count("\n"), objects[0][1], objects[0][2])]
+        t2 = time.perf_counter()
+        self._load([o[0] for o in objects], ctx)
+        t3 = time.perf_counter()
+        self.parts = tuple(stats)
+        self.timings = {
+            "parse": t1 - t0,
+            "compile": t2 - t1,
+            "load": t3 - t2,
+            "optimize_cpu": sum(s.optimize for s in stats),
+            "codegen_cpu": sum(s.codegen for s in stats),
+        }
+
+    def _load(self, objects: list[bytes], ctx: Any) -> None:
+        """An MCJIT engine (on an empty module) holding `objects`, linked and finalized."""
+        host = llvm.parse_assembly("", context=ctx)
         ee_tm = _target_machine(self.target, self.options.opt_level)
-        made.append(ee_tm)
-        self._ee = llvm.create_mcjit_compiler(mod, ee_tm)
+        host.triple = self.target.triple
+        host.data_layout = str(ee_tm.target_data)
+        self._ee = llvm.create_mcjit_compiler(host, ee_tm)  # owns both
+        for data in objects:
+            obj = llvm.ObjectFileRef.from_data(data)
+            try:
+                self._ee.add_object_file(obj)
+            finally:
+                obj.close()
         self._ee.finalize_object()
         self.addresses = {n: self._ee.get_function_address(n) for n in self.signatures}
         self.wrapper_addresses = {
@@ -457,27 +703,57 @@ class Engine:
 
     def __del__(self) -> None:
         ee = getattr(self, "_ee", None)
-        if ee is not None:
-            try:
-                with _LOCK:
-                    ee.close()
-            except Exception:  # interpreter shutdown: nothing left to protect
-                pass
+        if ee is None:
+            return
+        if _WORKER.active:  # the compiling thread holds _LOCK and waits for this one
+            _DEFERRED.append(ee)
+            return
+        try:
+            with _LOCK:
+                ee.close()
+        except Exception:  # interpreter shutdown: nothing left to protect
+            pass
+
+    def _optimized_parts(self, emit: Any) -> list[str]:
+        """`emit(module, target machine)` of every part optimized again as it was compiled
+        (LLVM is deterministic), for inspection."""
+        parts, _ = split_module(self._source, self._max_parts)
+        texts = [(p.text, self._wrappers(p.functions)) for p in parts]
+        if not texts:
+            texts = [(self._source, self._wrappers())]
+        out = []
+        with _LOCK:
+            _set_unroll_threshold(self.options)
+            for text, wrappers in texts:
+                ctx = llvm.create_context()
+                mod = tm = None
+                try:
+                    mod = llvm.parse_assembly(text, context=ctx)
+                    if wrappers:
+                        mod.link_in(llvm.parse_assembly(wrappers, context=ctx))
+                    tm = _target_machine(self.target, self.options.opt_level)
+                    mod.triple = tm.triple
+                    mod.data_layout = str(tm.target_data)
+                    _run_passes(mod, tm, self.options)
+                    out.append(emit(mod, tm))
+                finally:
+                    for obj in (tm, mod, ctx):
+                        if obj is not None and not obj.closed:
+                            obj.close()
+        return out
+
+    @property
+    def llvm_ir_optimized(self) -> str:
+        """The optimized LLVM IR (generated on first request: the optimization is run again);
+        the parts one after the other when the module was compiled split."""
+        if self._ir_optimized is None:
+            self._ir_optimized = "\n".join(self._optimized_parts(lambda mod, tm: str(mod)))
+        return self._ir_optimized
 
     def asm(self) -> str:
         """The host assembly of the optimized module (generated on first request)."""
         if self._asm is None:
-            with _LOCK:
-                ctx = llvm.create_context()
-                mod = tm = None
-                try:
-                    mod = llvm.parse_assembly(self.llvm_ir_optimized, context=ctx)
-                    tm = _target_machine(self.target, self.options.opt_level)
-                    self._asm = tm.emit_assembly(mod)
-                finally:
-                    for obj in (tm, mod, ctx):
-                        if obj is not None:
-                            obj.close()
+            self._asm = "\n".join(self._optimized_parts(lambda mod, tm: tm.emit_assembly(mod)))
         return self._asm
 
 

@@ -18,6 +18,7 @@ from mlc.runtime.engine import (
     HostTarget,
     JitOptions,
     host_target,
+    resolve_compile_threads,
     text_hash,
 )
 from mlc.runtime.parallel import resolve_threads
@@ -63,7 +64,9 @@ class JitModule:
     The constructor always compiles; `compile_llvm_ir` returns a cached compilation when it has
     one. Keywords are `JitOptions` fields (opt_level, loop_vectorize, slp_vectorize, loop_unroll,
     unroll_threshold, fast_math) or `options=JitOptions(...)`. `threads` (default:
-    `MLC_NUM_THREADS`, else all cores) is the width of the module's parallel loops.
+    `MLC_NUM_THREADS`, else all cores) is the width of the module's parallel loops;
+    `compile_threads` (default: `MLC_COMPILE_THREADS`, else the usable cores up to 8) the number
+    of threads LLVM compiles the module's parts on (`docs/runtime.md`, "Compile time").
     """
 
     # No __slots__: entries are also instance attributes, so `m.main` is a plain lookup.
@@ -75,12 +78,14 @@ class JitModule:
         *,
         threads: int | None = None,
         options: JitOptions | None = None,
+        compile_threads: int | None = None,
         **knobs: Any,
     ) -> None:
         opts = _options(options, knobs)
         nthreads = resolve_threads(threads)
+        workers = resolve_compile_threads(compile_threads)
         sigs = _signatures(signatures)
-        engine = Engine(llvm_ir, sigs, opts, host_target(), calling.ARRAY_STRUCT_OK)
+        engine = Engine(llvm_ir, sigs, opts, host_target(), calling.ARRAY_STRUCT_OK, workers)
         cache.count_compilation()
         self._bind(engine, nthreads)
 
@@ -249,17 +254,20 @@ def compile_llvm_ir(
     threads: int | None = None,
     options: JitOptions | None = None,
     use_cache: bool = True,
+    compile_threads: int | None = None,
     **knobs: Any,
 ) -> JitModule:
     """A `JitModule` for `llvm_ir`, reusing the cached compilation of the same text, signatures,
-    options and target (`threads` is not part of the key: it only affects the calls)."""
+    options and target (`threads` and `compile_threads` are not part of the key: the first only
+    affects the calls, the second how fast the same machine code is made)."""
     opts = _options(options, knobs)
     nthreads = resolve_threads(threads)
+    workers = resolve_compile_threads(compile_threads)
     sigs = _signatures(signatures)
     target: HostTarget = host_target()
     mode = calling.ARRAY_STRUCT_OK
     if not use_cache:
-        return JitModule(llvm_ir, sigs, threads=nthreads, options=opts)
+        return JitModule(llvm_ir, sigs, threads=nthreads, options=opts, compile_threads=workers)
     key = (text_hash(llvm_ir), tuple(sigs.items()), opts, target, mode)
-    engine = cache.get_or_build(key, lambda: Engine(llvm_ir, sigs, opts, target, mode))
+    engine = cache.get_or_build(key, lambda: Engine(llvm_ir, sigs, opts, target, mode, workers))
     return JitModule._from_engine(engine, nthreads)
