@@ -178,6 +178,7 @@ class _ModuleWriter:
         self.structs: dict[str, LLVMStructType] = {}
         self.metadata: list[str] = []
         self.seen_types: set[A.Type] = set()
+        self.type_text: dict[A.Type, str] = {}  # types are uniqued: one spelling per type
 
     # identified structs are declared at the top
     def note_type(self, t: A.Type) -> None:
@@ -198,8 +199,11 @@ class _ModuleWriter:
                 self.note_type(p)
 
     def ty(self, t: A.Type) -> str:
-        self.note_type(t)
-        return _ty(t)
+        text = self.type_text.get(t)
+        if text is None:
+            self.note_type(t)
+            text = self.type_text[t] = _ty(t)
+        return text
 
     def run(self) -> str:
         body: list[str] = []
