@@ -706,9 +706,9 @@ def _define(cls: type[Op], ns: dict[str, Any]) -> None:
 
     fmt = ns.get("format")
     if fmt is not None:
-        from mlc.syntax.format import compile_format
+        from mlc.syntax.format import define_format
 
-        compile_format(cls, fmt)
+        define_format(cls, fmt)
 
 
 def _describe_count(defs: tuple, what: str) -> str:

@@ -42,7 +42,7 @@ from typing import Any
 from mlc.ir import attributes as A
 from mlc.ir import opdef as D
 
-__all__ = ["compile_format", "format_constraint", "FormatConstraint"]
+__all__ = ["compile_format", "define_format", "format_constraint", "FormatConstraint"]
 
 
 class FormatConstraint(D.Constraint):
@@ -538,6 +538,13 @@ class _Info:
         self.elided = frozenset(names)
 
 
+def _check(cls: type, fmt: str) -> _Info:
+    elements = _FormatParser(cls, fmt).parse()
+    info = _Info(cls, elements)
+    info.check()
+    return info
+
+
 def compile_format(cls: type, fmt: str) -> None:
     """Set `cls.print_asm` and `cls.parse_asm` generated from the assembly format `fmt`.
 
@@ -546,8 +553,58 @@ def compile_format(cls: type, fmt: str) -> None:
     """
     from mlc.syntax.format_gen import gen_parser, gen_printer
 
-    elements = _FormatParser(cls, fmt).parse()
-    info = _Info(cls, elements)
-    info.check()
+    info = _check(cls, fmt)
     cls.print_asm = gen_printer(info)  # type: ignore[attr-defined]
     cls.parse_asm = classmethod(gen_parser(info))  # type: ignore[attr-defined]
+
+
+def define_format(cls: type, fmt: str) -> None:
+    """`compile_format`, with the Python compilation of the generated hooks deferred to their
+    first use (how op classes get their format: importing a dialect compiles nothing).
+
+    The format is checked and the hooks' sources generated now, so a bad format raises
+    TypeError at class definition exactly as with `compile_format`.
+    """
+    from mlc.syntax.format_gen import fast_parser_source, parser_source, printer_source
+
+    info = _check(cls, fmt)
+    hooks = _LazyHooks(cls, printer_source(info), parser_source(info), fast_parser_source(info))
+    cls.print_asm = _LazyHook(hooks, "print_asm")  # type: ignore[attr-defined]
+    cls.parse_asm = _LazyHook(hooks, "parse_asm")  # type: ignore[attr-defined]
+
+
+class _LazyHooks:
+    """The generated sources of one class's hooks, compiled together on first use."""
+
+    __slots__ = ("cls", "printer", "parser", "fast")
+
+    def __init__(self, cls: type, printer: Any, parser: Any, fast: Any) -> None:
+        self.cls = cls
+        self.printer = printer
+        self.parser = parser
+        self.fast = fast
+
+    def install(self) -> None:
+        """Replace the class's lazy hooks by the compiled ones (unless replaced meanwhile)."""
+        from mlc.syntax.format_gen import build_parser
+
+        cls = self.cls
+        if type(cls.__dict__.get("print_asm")) is _LazyHook:
+            cls.print_asm = self.printer.build()  # type: ignore[attr-defined]
+        if type(cls.__dict__.get("parse_asm")) is _LazyHook:
+            cls.parse_asm = classmethod(build_parser(self.parser, self.fast))  # type: ignore[attr-defined]
+
+
+class _LazyHook:
+    """A class attribute standing for a generated hook until its first read, which compiles
+    the class's hooks and answers as the compiled attribute would."""
+
+    __slots__ = ("hooks", "attr")
+
+    def __init__(self, hooks: _LazyHooks, attr: str) -> None:
+        self.hooks = hooks
+        self.attr = attr
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        self.hooks.install()
+        return getattr(obj if obj is not None else owner, self.attr)

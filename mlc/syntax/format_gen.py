@@ -29,7 +29,16 @@ from mlc.syntax.format import (
 )
 from mlc.syntax.printer import UNKNOWN_BLOCK
 
-__all__ = ["gen_printer", "gen_parser"]
+__all__ = [
+    "GeneratedSource",
+    "build_parser",
+    "fast_parser_source",
+    "gen_fast_parser",
+    "gen_parser",
+    "gen_printer",
+    "parser_source",
+    "printer_source",
+]
 
 _PREFIX = {"operand": "u", "region": "r", "successor": "b"}
 
@@ -59,10 +68,25 @@ class _Code:
         return name
 
 
-def _exec(source: str, consts: dict[str, Any], name: str) -> Callable[..., Any]:
-    namespace = dict(consts)
-    exec(compile(source, f"<format of {name}>", "exec"), namespace)
-    return namespace["_fn"]
+class GeneratedSource:
+    """The Python source of one generated hook, with the constants it refers to; compiled by
+    `build` (generation checks the format, so a class can be checked now and compiled later)."""
+
+    __slots__ = ("source", "consts", "filename", "qualname")
+
+    def __init__(self, source: str, consts: dict[str, Any], filename: str, qualname: str) -> None:
+        self.source = source
+        self.consts = consts
+        self.filename = filename
+        self.qualname = qualname
+
+    def build(self) -> Callable[..., Any]:
+        namespace = dict(self.consts)
+        exec(compile(self.source, f"<format of {self.filename}>", "exec"), namespace)
+        fn = namespace["_fn"]
+        fn.__qualname__ = self.qualname
+        fn.__doc__ = self.source
+        return fn
 
 
 _SPACE_BEFORE_PUNCT = "<>(){}[],"
@@ -478,6 +502,12 @@ def _print_region_elide(p: Any, region: Any) -> None:
 
 
 def gen_printer(info: _Info) -> Callable[..., None]:
+    """The `print_asm(self, printer)` of a checked format."""
+    return printer_source(info).build()
+
+
+def printer_source(info: _Info) -> GeneratedSource:
+    """The source of `print_asm` (raises TypeError on a format the printer cannot express)."""
     consts: dict[str, Any] = {
         "_UB": UNKNOWN_BLOCK, "_EMPTY": {}, "_print_region": _print_region,
         "_print_region_elide": _print_region_elide, "_elide_defaults": _elide_defaults,
@@ -496,17 +526,17 @@ def gen_printer(info: _Info) -> Callable[..., None]:
         "def _fn(self, p):\n    out = p._out\n    names = p._names\n    tstr = p._tstr\n"
         "    attrs = self._attrs or _EMPTY\n" + "\n".join(lines) + "\n    out.append(s)\n"
     )
-    fn = _exec(source, consts, info.cls.__name__)
-    fn.__qualname__ = f"{info.cls.__name__}.print_asm"
-    fn.__doc__ = source
-    return fn
+    name = info.cls.__name__
+    return GeneratedSource(source, consts, name, f"{name}.print_asm")
 
 
 # ---------------------------------------------------------------------------------------------
 # The parser generator
 
 
-def _parse_optional_list(parser: Any, optional: Callable[[], Any], required: Callable[[], Any]) -> list[Any]:  # noqa: E501
+def _parse_optional_list(
+    parser: Any, optional: Callable[[], Any], required: Callable[[], Any]
+) -> list[Any]:  # noqa: E501
     """A possibly empty comma-separated list: `optional()` for the first item, then `required()`."""
     first = optional()
     if first is None:
@@ -883,7 +913,9 @@ class _ParseGen:
                 code.line(f"{self.st}operands = []")
             else:
                 t = self.type_expr(defs[0][0], False, "1")
-                code.line(f"{self.st}operands = parser.resolve_operands(u__all, [{t}] * len(u__all))")
+                code.line(
+                    f"{self.st}operands = parser.resolve_operands(u__all, [{t}] * len(u__all))"
+                )
         else:
             inline = self.inline_operands()
             if inline and all(d.arity == D.SINGLE for _, d in defs):
@@ -994,6 +1026,19 @@ class _ParseGen:
 
 
 def gen_parser(info: _Info) -> Callable[..., None]:
+    """The `parse_asm(cls, parser, state)` of a checked format, with its fast path as `_fast`."""
+    return build_parser(parser_source(info), fast_parser_source(info))
+
+
+def build_parser(source: GeneratedSource, fast: GeneratedSource | None) -> Callable[..., None]:
+    """Compile `parse_asm` and attach the compiled fast path (None: no fast path) as `_fast`."""
+    fn = source.build()
+    fn._fast = fast.build() if fast is not None else None  # type: ignore[attr-defined]
+    return fn
+
+
+def parser_source(info: _Info) -> GeneratedSource:
+    """The source of `parse_asm` (raises TypeError on a format the parser cannot read)."""
     consts: dict[str, Any] = {
         "_parse_types": _parse_types, "_parse_regions": _parse_regions,
         "_parse_successors": _parse_successors, "_ensure_terminator": _ensure_terminator,
@@ -1005,14 +1050,17 @@ def gen_parser(info: _Info) -> Callable[..., None]:
     gen.elements(info.elements)
     gen.epilogue()
     source = "def _fn(cls, parser, state):\n" + "\n".join(code.lines) + "\n"
-    fn = _exec(source, consts, info.cls.__name__)
-    fn.__qualname__ = f"{info.cls.__name__}.parse_asm"
-    fn.__doc__ = source
-    fn._fast = gen_fast_parser(info)  # type: ignore[attr-defined]
-    return fn
+    name = info.cls.__name__
+    return GeneratedSource(source, consts, name, f"{name}.parse_asm")
 
 
 def gen_fast_parser(info: _Info) -> Callable[..., Any] | None:
+    """The compiled fast path of a checked format (see `fast_parser_source`)."""
+    src = fast_parser_source(info)
+    return src.build() if src is not None else None
+
+
+def fast_parser_source(info: _Info) -> GeneratedSource | None:
     """`_fast(cls, parser, loc) -> op`: `parse_asm` plus the op's creation, with tokens read
     inline where the common case allows (the `parser` methods remain the fallback, so errors
     are the same); None when a `custom<...>` directive needs an `OperationState`."""
@@ -1032,7 +1080,5 @@ def gen_fast_parser(info: _Info) -> Callable[..., Any] | None:
     code.line("    loc = parser.parse_optional_location()")
     code.line("return cls.create(s_operands, s_result_types, attrs, s_regions, s_successors, loc)")
     source = "def _fn(cls, parser, loc):\n" + "\n".join(code.lines) + "\n"
-    fn = _exec(source, consts, info.cls.__name__ + " (fast)")
-    fn.__qualname__ = f"{info.cls.__name__}._parse_fast"
-    fn.__doc__ = source
-    return fn
+    name = info.cls.__name__
+    return GeneratedSource(source, consts, name + " (fast)", f"{name}._parse_fast")
