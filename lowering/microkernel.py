@@ -11,10 +11,12 @@ defaults.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import lru_cache
 
-from mlc.lowering.microkernel_emit import Config, emit_contraction
+from mlc.lowering.microkernel_emit import Config
 from mlc.lowering.microkernel_match import Contraction, match_contractions
+from mlc.lowering.microkernel_skinny import KINDS, SkinnyConfig, axpy_ok, dot_mode, emit_any
 
 from mlc.ir import attributes as A
 from mlc.ir.core import Operation
@@ -136,6 +138,95 @@ def _default_tile(vl: int, m: int, n: int) -> tuple[int, int]:
     return best
 
 
+ROWS = (1, 2, 3, 4, 6, 8, 12, 16)
+VECS = (1, 2, 4, 8)
+KBLOCKS = (0, 1, 2, 4, 8, 16, 32, 64, 128)
+KBLOCK_DEFAULT = 0
+SMALL_ROWS = 6  # rows of the small-M axpy-n tile (then 4, 2 and 1 for the last rows)
+# Default small-m at most this (measured crossover with the nest: 24-32 rows on 784 x 512)
+SMALL_M_MAX = 32
+# Below this many estimated cycles a skinny kernel stays on one thread: a parallel loop costs
+# the pool's hand-off (tens of microseconds through the Python pool).
+PAR_MIN_CYCLES = 400_000
+# Streaming from L2 measured about 16 bytes per cycle here (1 x 784 x 512 in 40 us).
+L2_BYTES_PER_CYCLE = 16
+
+
+def _skinny_kinds(c: Contraction) -> dict[str, str]:
+    """The skinny kernels contraction c allows -> "" (axpy) or how a dot kernel reads q."""
+    out = {}
+    for name in KINDS:
+        kind, p = name.split("-")
+        if kind == "axpy":
+            if axpy_ok(c, p):
+                out[name] = ""
+        else:
+            mode = dot_mode(c, p)
+            if mode is not None:
+                out[name] = mode
+    return out
+
+
+def _regs(vl: int) -> int:
+    return 32 if vl == 16 else 16
+
+
+def _stream_rate(segment: int) -> float:
+    """Bytes per cycle reading an operand from L2 in rows of `segment` contiguous bytes with
+    a large stride: the prefetchers follow wide segments at full speed and narrow ones badly
+    (measured on 784 x 512: 512-byte rows 40 us, 256-byte 50 us, 128-byte about 100 us)."""
+    for size, share in ((512, 1.0), (256, 0.8), (128, 0.4)):
+        if segment >= size:
+            return L2_BYTES_PER_CYCLE * share
+    return L2_BYTES_PER_CYCLE * 0.2
+
+
+def _blis_cycles(m: int, n: int, k: int, vl: int, mr: int, nr: int, pack: bool) -> float:
+    """Estimated cycles of the packed nest: FMAs and loads on two ports each, the packing
+    copies (B into a buffer fresh from malloc: measured about 1.2 cycles per element for
+    512 x 512 and 784 x 512 even as vector copies; A: a scalar transposing copy), edge tiles
+    stored element by element through the scratch tile, and B streamed in nr-wide strips
+    when it is read in place."""
+    tm, tn = _ceil(m, mr), _ceil(n, nr)
+    nv = nr // vl
+    kernel = tm * tn * k * max(mr * nv / 2, (mr + nv) / 2)
+    packing = tm * mr * k * 1.0 + (tn * nr * k * 1.2 if pack else 0)
+    edges = ((tm if n % nr else 0) + (tn if m % mr else 0)) * mr * nr * 2
+    # The packing buffers cost a malloc and a free each per call.
+    stream = 0 if pack else k * n * 4 / _stream_rate(nr * 4)
+    return max(kernel, stream) + packing + edges + 4000
+
+
+def _axpy_cycles(p: int, q: int, k: int, vl: int, rows: int, vecs: int) -> float:
+    """axpy: R x U tiles (R broadcasts and U vector loads per k), single vectors and scalars
+    for the last columns, and at least the time to stream the p-operand from L2 once per row
+    tile."""
+    w = vecs * vl
+    full, rest = p // w, p % w
+    # The last q mod R rows go in tiles of halving powers of two, one stream each.
+    rt = q // rows + bin(q % rows).count("1")
+    per = max(rows * vecs / 2, (rows + vecs) / 2)
+    cyc = _ceil(q, rows) * k * (full * per + (rest // vl) * (rows + 1) / 2 + (rest % vl) * rows / 2)
+    cyc += rt * (full + rest // vl + rest % vl) * 12  # set-up and stores per tile
+    return max(cyc, rt * k * p * 4 / _stream_rate(min(w, p) * 4))
+
+
+def _dot_cycles(p: int, q: int, k: int, vl: int, rows: int, pack: bool) -> float:
+    """dot: R x Q tiles of vector FMAs over k (R + Q loads per step), lane sums, a scalar tail
+    over K mod vl, the packing of q, and at least streaming the p-operand from L2."""
+    per = max(rows * q / 2, (rows + q) / 2)
+    tiles = _ceil(p, rows)
+    cyc = tiles * ((k // vl) * per + rows * q * (8 + (k % vl) * 0.5) + 12)
+    cyc += q * k if pack else 0
+    return max(cyc, p * k * 4 / L2_BYTES_PER_CYCLE)
+
+
+def _fit_rows(rows: int, need: Callable[[int], int], regs: int) -> int:
+    """The largest of ROWS up to `rows` whose tile needs at most `regs` registers."""
+    fits = [r for r in ROWS if r <= rows and need(r) <= regs]
+    return max(fits) if fits else 1
+
+
 class ContractionMicrokernelPass(Pass):
     """Lower contraction generics to a packed BLIS nest around a vector micro-kernel.
 
@@ -164,6 +255,9 @@ class ContractionMicrokernelPass(Pass):
         int, 0, "Threads the parallel default plans for (0: MLC_NUM_THREADS, else the cores)"
     )
     size_hint = Option(int, 256, "Size assumed for a dynamic dim by the default heuristics")
+    skinny = Option(
+        bool, True, "Consider the unpacked skinny kernels (false: the packed nest for all)"
+    )
     single_k_block = Option(
         int, 1024, "K up to which the default kc covers K in one block (else the L1 model)"
     )
@@ -178,6 +272,20 @@ class ContractionMicrokernelPass(Pass):
         KnobDecl("order", "choice", "Order of the jc/pc/ic block loops"),
         KnobDecl("pack", "bool", "Pack B panels (else B is read in place; asked when B allows it)"),
         KnobDecl("parallel", "choice", "Loop run on the thread pool: none, jc, ic or batch"),
+        KnobDecl(
+            "kernel",
+            "choice",
+            "blis (packed nest) or an unpacked skinny kernel: axpy-n, axpy-m, dot-m, dot-n",
+        ),
+        KnobDecl("rows", "choice", "Skinny kernels: rows of the register tile (capped to fit)"),
+        KnobDecl("vecs", "choice", "axpy kernels: vectors per row of the register tile"),
+        KnobDecl(
+            "small-m",
+            "int",
+            "Dynamic M: at most this many rows at run time take the axpy-n kernel (0: never)",
+        ),
+        KnobDecl("small-parallel", "bool", "Run the small-M axpy-n variant on the thread pool"),
+        KnobDecl("kblock", "choice", "axpy kernels: k rows per block of the p sweep (0: all)"),
     )
     num_lowered = Statistic("num-lowered", "Number of contractions lowered to micro-kernels")
     num_epilogues = Statistic("num-epilogues", "Number of epilogue generics absorbed")
@@ -189,8 +297,8 @@ class ContractionMicrokernelPass(Pass):
             return
         found = [c for c in match_contractions(op) if self._worth_it(c, vl)]
         configs = [self._configure(c, vl, ctx) for c in found]
-        for c, cfg in zip(found, configs):
-            emit_contraction(c, cfg)
+        for c, (cfg, skinny, small) in zip(found, configs):
+            emit_any(c, cfg, skinny, small)
             self.num_lowered += 1
             self.num_epilogues += len(c.epilogues)
 
@@ -208,14 +316,28 @@ class ContractionMicrokernelPass(Pass):
 
     def _worth_it(self, c: Contraction, vl: int) -> bool:
         n = c.sizes[c.ndim]
-        if n != A.DYNAMIC and 2 * n < vl:
+        if n != A.DYNAMIC and 2 * n < vl and not (self.skinny and _skinny_kinds(c)):
             return False  # a matrix-vector product: most vector lanes would be padding
         if any(s == A.DYNAMIC for s in c.sizes):
             return True
         b, m, n, k = self._gemm_sizes(c)
         return b * m * n * k >= self.min_flops
 
-    def _configure(self, c: Contraction, vl: int, ctx: PassContext) -> Config:
+    def _configure(
+        self, c: Contraction, vl: int, ctx: PassContext
+    ) -> tuple[Config, SkinnyConfig | None, tuple[SkinnyConfig, int] | None]:
+        blis = self._configure_blis(c, vl, ctx)
+        skinny, small = self._configure_skinny(c, vl, ctx, blis)
+        choices = ["none", "jc", "ic"] + (["batch"] if c.batch else [])
+        par0 = skinny.parallel if skinny is not None else blis.parallel
+        par = ctx.knob(ctx.site(c.op), "parallel", Choice(*choices), par0)
+        if skinny is not None:
+            skinny.parallel = par
+        else:
+            blis.parallel = par
+        return blis, skinny, small
+
+    def _configure_blis(self, c: Contraction, vl: int, ctx: PassContext) -> Config:
         site = ctx.site(c.op)
         b, m, n, k = self._gemm_sizes(c)
         caches = cache_sizes()
@@ -262,10 +384,98 @@ class ContractionMicrokernelPass(Pass):
         mc = _ceil(ctx.knob(site, "mc", IntRange(1, 4096), mc0), mr) * mr
         nc = _ceil(ctx.knob(site, "nc", IntRange(1, 8192), nc0), nr) * nr
         order = ctx.knob(site, "order", Choice(*ORDERS), "jc-pc-ic")
-        choices = ["none", "jc", "ic"] + (["batch"] if c.batch else [])
-        par = ctx.knob(site, "parallel", Choice(*choices), par0)
         pack = True
         if c.b_direct:
             # Packing pays when the B panel is reused by several row strips of A.
             pack = ctx.knob(site, "pack", Bool(), _ceil(m, mr) > 2)
-        return Config(mr, nr, vl, mc, kc, nc, order, par, pack)
+        # `parallel` is asked by _configure once the kernel is known (par0: the nest's default).
+        return Config(mr, nr, vl, mc, kc, nc, order, par0, pack)
+
+    def _configure_skinny(
+        self, c: Contraction, vl: int, ctx: PassContext, blis: Config
+    ) -> tuple[SkinnyConfig | None, tuple[SkinnyConfig, int] | None]:
+        """The `kernel` knob (blis or a skinny kernel, by the cycle estimates), the skinny
+        tile, and for a dynamic M the run-time switch to axpy-n for small row counts."""
+        kinds = _skinny_kinds(c) if self.skinny else {}
+        if not kinds:
+            return None, None
+        site = ctx.site(c.op)
+        b, m, n, k = self._gemm_sizes(c)
+        regs = _regs(vl)
+        threads = self.threads or _runtime_threads()
+
+        def best_tile(name: str, rows: int) -> tuple[float, int, int]:
+            """(estimated cycles, R, U) of the best register tile of kernel `name`."""
+            kind, p = name.split("-")
+            pe, qe = (n, rows) if p == "n" else (rows, n)
+            if kind == "axpy":
+                options = [
+                    (_axpy_cycles(pe, qe, k, vl, r, u), -r * u, r, u)
+                    for r in ROWS
+                    for u in VECS
+                    if r <= max(1, qe) and r * u + u + 1 <= regs and u * vl <= max(pe, vl)
+                ]
+            else:
+                pack = kinds[name] == "pack"
+                options = [
+                    (_dot_cycles(pe, qe, k, vl, r, pack), -r, r, 1)
+                    for r in ROWS
+                    if r <= max(1, pe) and r * qe + min(r, qe) + 1 <= regs
+                ]
+            if not options:  # no tile fits the registers (a wide dot on AVX2): it spills
+                return float("inf"), 1, 1
+            cyc, _, r, u = min(options)
+            return b * cyc, r, u
+
+        def blis_cycles(rows: int) -> float:
+            return b * _blis_cycles(rows, n, k, vl, blis.mr, blis.nr, blis.pack)
+
+        estimates = {name: best_tile(name, m) for name in kinds}
+        default = min(estimates, key=lambda x: estimates[x][0])
+        if estimates[default][0] >= blis_cycles(m):
+            default = "blis"
+        kernel = ctx.knob(site, "kernel", Choice("blis", *kinds), default)
+        small_t = 0
+        m_dynamic = bool(c.mdims) and c.sizes[c.mdims[0]] == A.DYNAMIC
+        if kernel == "blis" and m_dynamic and "axpy-n" in kinds:
+            # A dynamic M planned for size-hint rows: up to small-m rows at run time take
+            # axpy-n (no packing); the default is where the estimates cross.
+            r_small = _fit_rows(SMALL_ROWS, lambda r: r * 4 + 4 + 1, regs)
+            u_small = max(u for u in VECS if r_small * u + u + 1 <= regs and u <= 4)
+            for rows_rt in range(1, SMALL_M_MAX + 1):
+                cyc = b * _axpy_cycles(n, rows_rt, k, vl, r_small, u_small)
+                if cyc > blis_cycles(rows_rt):
+                    break
+                small_t = rows_rt
+            small_t = ctx.knob(site, "small-m", IntRange(0, 64), small_t)
+            estimates["axpy-n"] = (0.0, r_small, u_small)
+        tile_of = kernel if kernel != "blis" else ("axpy-n" if small_t else default)
+        if tile_of == "blis":
+            tile_of = next(iter(kinds))
+        _, r0, u0 = estimates[tile_of]
+        rows = ctx.knob(site, "rows", Choice(*ROWS), r0)
+        vecs = ctx.knob(site, "vecs", Choice(*VECS), u0)
+        kb = ctx.knob(site, "kblock", Choice(*KBLOCKS), KBLOCK_DEFAULT)
+        if kernel == "blis" and not small_t:
+            return None, None
+        name = kernel if kernel != "blis" else "axpy-n"
+        kind, p = name.split("-")
+        if kind == "axpy":
+            vecs = max(u for u in VECS if u <= vecs and u + u + 1 <= regs)
+            rows = _fit_rows(rows, lambda r: r * vecs + vecs + 1, regs)
+        else:
+            q = m if p == "n" else n
+            rows = _fit_rows(rows, lambda r: r * q + min(r, q) + 1, regs)
+        if kernel != "blis":
+            par0 = "none"
+            if threads > 1 and estimates[kernel][0] >= PAR_MIN_CYCLES:
+                par0 = "jc" if p == "n" else "ic"
+                if c.batch and b >= threads:
+                    par0 = "batch"
+            sk = SkinnyConfig(kind, p, rows, vecs, vl, par0, kinds[kernel] == "pack", kb)
+            return sk, None
+        # Off by default: the pool's hand-off costs about as much as it saves up to 32 rows
+        # (measured on 784 x 512 at 2 threads: -15% at 1 row, +15% at 32 rows).
+        spar = ctx.knob(site, "small-parallel", Bool(), False)
+        sk = SkinnyConfig("axpy", "n", rows, vecs, vl, "jc" if spar else "none", False, kb)
+        return None, (sk, small_t)

@@ -235,14 +235,22 @@ def _ident(rank: int) -> AffineMap:
 
 
 def _eval_stage(
-    e: _E, st: Stage, cur: Value | None, vargs: list[Idx], vt: A.VectorType | None
+    e: _E,
+    st: Stage,
+    cur: Value | None,
+    vargs: list[Idx],
+    vt: A.VectorType | None,
+    kinds: Sequence[str] | None = None,
 ) -> Value:
-    """Emit stage `st`'s body at view point `vargs` (b..., m, n, 0); vector form when `vt`."""
+    """Emit stage `st`'s body at view point `vargs` (b..., m, n, 0); vector form when `vt`
+    (vectors along n, or along the dim `kinds` classifies the inputs by: "vec" / "bcast")."""
     g = st.op
     body = g.body
     n_in = len(g.inputs)
     mapping: dict[Any, Any] = {}
-    for arg, (kind, mem, view) in zip(body.arguments[:n_in], st.inputs):
+    for i, (arg, (kind, mem, view)) in enumerate(zip(body.arguments[:n_in], st.inputs)):
+        if kinds is not None:
+            kind = kinds[i]
         if kind == "cur":
             mapping[arg] = cur
         elif kind == "unused":
@@ -300,24 +308,32 @@ def _eval_stage(
 class _Nest:
     """State of one contraction's emission."""
 
-    def __init__(self, c: Contraction, cfg: Config, e: _E) -> None:
+    def __init__(
+        self, c: Contraction, cfg: Config, e: _E, loop_size: list[Idx] | None = None
+    ) -> None:
         self.c, self.cfg, self.e0 = c, cfg, e
         self.vt = A.VectorType([cfg.vl], A.f32)
         self.zero_vec: Value | None = None
         self.zero = None
+        self.preset_sizes = loop_size
 
-    def sizes(self) -> None:
+    def loop_sizes(self) -> list[Idx]:
+        """Each loop's extent: its static size or a memref.dim of an operand."""
         c, e = self.c, self.e0
         src = c.op.shape_to_loops()
         operands = list(c.op.operands)
-        self.loop_size: list[Idx] = []
+        out: list[Idx] = []
         for d, s in enumerate(c.sizes):
             if s != A.DYNAMIC:
-                self.loop_size.append(s)
+                out.append(s)
             else:
                 k, i = src[d]
-                idx = e.index(i)
-                self.loop_size.append(e.v(memref.DimOp.build([operands[k], idx])))
+                out.append(e.v(memref.DimOp.build([operands[k], e.index(i)])))
+        return out
+
+    def sizes(self) -> None:
+        c, e = self.c, self.e0
+        self.loop_size = self.preset_sizes if self.preset_sizes is not None else self.loop_sizes()
 
         def prod(dims: list[int]) -> Idx:
             if not dims:
@@ -473,6 +489,15 @@ class _Nest:
             _, ek = e2.for_(0, kcur)
             kk = ek.block.arguments[0]
             k = ek.ix(lambda a, b: a + b, pc, kk)
+            if valid == nr and c.b_direct:
+                # A full strip of a B contiguous along n: vector copies (a scalar copy loop
+                # cost about 1.3 cycles per element, as much as the kernel for small M).
+                vl = self.cfg.vl
+                for q in range(nr // vl):
+                    n = ek.ix(lambda j, tt: j + tt * nr + q * vl, jc, t)  # noqa: B023
+                    v = ek.vload(self.vt, c.b, c.b_view, [*self.bvals, 0, n, k])
+                    ek.vstore(v, self.bp, ident, [*slot, t, kk, q * vl])
+                return
             _, ec = ek.for_(0, valid)
             col = ec.block.arguments[0]
             n = ec.ix(lambda j, tt, cc: j + tt * nr + cc, jc, t, col)

@@ -1,7 +1,7 @@
-// RUN: mlc-opt %s -split-input-file -p 'func.func(contraction-microkernel{vector-width=8 min-flops=0 threads=2})' | filecheck %s
+// RUN: mlc-opt %s -split-input-file -p 'func.func(contraction-microkernel{vector-width=8 min-flops=0 threads=2 skinny=false})' | filecheck %s
 
 // A zero fill, a matmul, a bias add in place and a relu into the out-parameter become one
-// nest: B packed into 16-wide strips, A into 6-tall strips, a 6x16 micro-kernel keeping 12
+// nest: B packed into 16-wide strips (vector copies), A into 6-tall strips, a 6x16 micro-kernel keeping 12
 // vector<8xf32> accumulators in iter_args over k (broadcast A, vector.fma with packed B), and
 // the bias and relu applied to the accumulators before the vector stores into %out.
 // CHECK-LABEL: func.func @matmul_bias_relu(
@@ -10,8 +10,8 @@
 // CHECK-DAG: %[[BP:.+]] = memref.alloc() alignment = 64 : memref<1x32x16xf32>
 // CHECK-DAG: %[[AP:.+]] = memref.alloc() alignment = 64 : memref<4x32x6xf32>
 // CHECK-DAG: %[[Z:.+]] = arith.constant dense<0.000000e+00> : vector<8xf32>
-// CHECK: affine.load %[[B]]
-// CHECK: affine.store %{{.+}}, %[[BP]]
+// CHECK: %[[BV0:.+]] = affine.vector_load %[[B]][%{{.+}}, %{{.+}}] : memref<32x16xf32>, vector<8xf32>
+// CHECK: affine.vector_store %[[BV0]], %[[BP]]
 // CHECK: affine.load %[[A]]
 // CHECK: affine.store %{{.+}}, %[[AP]]
 // CHECK: %[[ACC:.+]]:12 = affine.for %[[K:\w+]] = 0 to 32 iter_args(%[[C0:\w+]] = %[[Z]], {{.*}}) -> (vector<8xf32>, vector<8xf32>,
