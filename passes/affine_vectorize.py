@@ -8,6 +8,8 @@ or into a loop-invariant memref element) get a vector accumulator and a final
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from mlc.dialects.affine import ForOp, YieldOp
 from mlc.dialects.affine_ops import LoadOp, StoreOp, VectorLoadOp, VectorStoreOp
 from mlc.dialects.arith import AddIOp, ConstantOp, FastMathFlagsAttr
@@ -76,6 +78,18 @@ def _bits(t: A.Type) -> int | None:
     if t is A.index:
         return 64
     return None
+
+
+@lru_cache(maxsize=1)
+def host_vector_bits() -> int:
+    """Bits of the widest vector registers of the host the JIT compiles for: 512 with
+    AVX-512F, else 256 (also when llvmlite is missing)."""
+    try:
+        from mlc.runtime import host_target
+
+        return 512 if host_target().has_feature("avx512f") else 256
+    except Exception:  # noqa: BLE001 - no JIT available: AVX2 is the common target
+        return 256
 
 
 def vector_widths(element_bits: int) -> tuple[int, ...]:
@@ -736,15 +750,27 @@ class AffineVectorizePass(Pass):
     the original loop, with its lower bound moved, is the scalar epilogue (dropped when the
     trip count is a known multiple of w). Knob `width` per loop: the lane count, 1 keeping
     the loop scalar (domain: 1 and the lanes of 128/256/512-bit vectors of the widest element;
-    default: `virtual-vector-size`, else 256-bit vectors, clamped to a known trip count).
-    Other loops (strided or gathered accesses, calls, nested regions, min/max bounds) are left
-    unchanged.
+    default: `virtual-vector-size`, else vectors of `vector-bits`, by default the host's
+    widest, 512 bits with AVX-512 and 256 otherwise, clamped to a known trip count). Knob
+    `accumulators` per reduction loop (1, 2, 4, 8; default: the `accumulators` option, 4):
+    the vector loop carries that many partial-result vectors per reduction, so consecutive
+    vectors combine into independent dependence chains (halved while the main loop's step
+    exceeds a known trip count). Other loops (strided or gathered accesses, calls, nested
+    regions, min/max bounds) are left unchanged.
     """
 
     name = "affine-vectorize"
     anchor = "func.func"
     virtual_vector_size = Option(
-        int, 0, "Default lanes per vector (0: as many as fill 256 bits of the widest element)"
+        int,
+        0,
+        "Default lanes per vector (0: as many as fill `vector-bits` with the widest element)",
+    )
+    vector_bits = Option(
+        int,
+        0,
+        "Bits of a vector register for the default width (0: the host's widest, 512 with "
+        "AVX-512, else 256)",
     )
     vectorize_reductions = Option(bool, True, "Vectorize reductions (iter_args and memory)")
     reassoc = Option(
@@ -774,6 +800,9 @@ class AffineVectorizePass(Pass):
         size = self.virtual_vector_size
         if size < 0 or size & (size - 1):
             ctx.error(f"virtual-vector-size must be 0 or a power of two, got {size}", op)
+            return
+        if self.vector_bits not in (0, 128, 256, 512):
+            ctx.error(f"vector-bits must be 0, 128, 256 or 512, got {self.vector_bits}", op)
             return
         if self.accumulators not in (1, 2, 4, 8):
             ctx.error(f"accumulators must be 1, 2, 4 or 8, got {self.accumulators}", op)
@@ -805,7 +834,9 @@ class AffineVectorizePass(Pass):
             return
         bits = plan.element_bits or 32
         widths = vector_widths(bits)
-        default = self.virtual_vector_size or max(1, 256 // bits)
+        default = self.virtual_vector_size or max(
+            1, (self.vector_bits or host_vector_bits()) // bits
+        )
         if default not in widths:
             widths = tuple(sorted({*widths, default}))
         trip = loop.constant_trip_count()

@@ -1,14 +1,14 @@
 // The width knob per loop (domain: 1 and 128/256/512-bit vectors of the widest element) and
 // the reassoc knob of loops with float add/mul reductions.
-// RUN: mlc-opt %s -p 'builtin.module(func.func(affine-vectorize))' --dump-knobs=%t.json | filecheck %s --check-prefix=DEFAULT
+// RUN: mlc-opt %s -p 'builtin.module(func.func(affine-vectorize{vector-bits=256}))' --dump-knobs=%t.json | filecheck %s --check-prefix=DEFAULT
 // RUN: filecheck %s --check-prefix=DUMP --input-file=%t.json
 // RUN: mlc-opt %s -p 'builtin.module(func.func(affine-vectorize{virtual-vector-size=4}))' | filecheck %s --check-prefix=FOUR
 // RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); json.dump({k['key']: (16 if 'sum_rows' in k['key'] else 8) for k in d['knobs'] if k['knob'] == 'width'}, sys.stdout)" %t.json > %t.wide.json
-// RUN: mlc-opt %s -p 'builtin.module(func.func(affine-vectorize))' --knobs=%t.wide.json | filecheck %s --check-prefix=WIDE
+// RUN: mlc-opt %s -p 'builtin.module(func.func(affine-vectorize{vector-bits=256}))' --knobs=%t.wide.json | filecheck %s --check-prefix=WIDE
 // RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); json.dump({k['key']: False for k in d['knobs'] if k['knob'] == 'reassoc'}, sys.stdout)" %t.json > %t.noassoc.json
-// RUN: mlc-opt %s -p 'builtin.module(func.func(affine-vectorize))' --knobs=%t.noassoc.json | filecheck %s --check-prefix=NOASSOC
+// RUN: mlc-opt %s -p 'builtin.module(func.func(affine-vectorize{vector-bits=256}))' --knobs=%t.noassoc.json | filecheck %s --check-prefix=NOASSOC
 // RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); json.dump({k['key']: 3 for k in d['knobs'] if k['knob'] == 'width'}, sys.stdout)" %t.json > %t.bad.json
-// RUN: not mlc-opt %s -p 'builtin.module(func.func(affine-vectorize))' --knobs=%t.bad.json 2>&1 | filecheck %s --check-prefix=BAD
+// RUN: not mlc-opt %s -p 'builtin.module(func.func(affine-vectorize{vector-bits=256}))' --knobs=%t.bad.json 2>&1 | filecheck %s --check-prefix=BAD
 
 // DEFAULT-LABEL: func.func @sum_rows
 // DEFAULT: affine.vector_load {{.+}} vector<8xf32>

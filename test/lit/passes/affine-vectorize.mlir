@@ -1,4 +1,4 @@
-// RUN: mlc-opt %s -split-input-file -p 'builtin.module(func.func(affine-vectorize{accumulators=1},canonicalize))' | filecheck %s
+// RUN: mlc-opt %s -split-input-file -p 'builtin.module(func.func(affine-vectorize{vector-bits=256 accumulators=1},canonicalize))' | filecheck %s
 
 // Elementwise: contiguous loads/stores become vector accesses, a scalar argument is broadcast
 // once before the loop, a loop-invariant load stays scalar and is broadcast in the body, and
