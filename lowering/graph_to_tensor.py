@@ -19,7 +19,8 @@ from mlc.diagnostics import Diagnostic, engine
 from mlc.ir import attributes as A
 from mlc.ir.affine import AffineExpr, AffineMap, const, dim
 from mlc.ir.core import Block, Operation, Region, Value
-from mlc.pass_manager import Option, Pass, PassContext, Statistic
+from mlc.knobs import Domain
+from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 from mlc.rewrite.conversion import (
     ConversionPattern,
     ConversionPatternRewriter,
@@ -32,6 +33,10 @@ __all__ = ["ConvertGraphToTensorPass", "graph_to_tensor_patterns", "LOWERINGS"]
 DYNAMIC = A.DYNAMIC
 PARALLEL, REDUCTION = tensor.PARALLEL, tensor.REDUCTION
 FLOATS = frozenset((A.f16, A.f32, A.f64))
+
+
+# Asks the running pass's knob context: (graph op, knob name, domain, default) -> decision.
+KnobFn = Callable[[Operation, str, Domain, Any], Any]
 
 
 class Unsupported(Exception):
@@ -160,18 +165,27 @@ class Emitter(IndexArith):
     """Creates ops through the conversion rewriter, before the op being lowered, at its
     location; caches index constants."""
 
-    __slots__ = ("rewriter", "loc", "result_type", "_indices", "_dims")
+    __slots__ = ("rewriter", "loc", "result_type", "knob_fn", "_indices", "_dims")
 
     def __init__(
-        self, rewriter: Any, loc: A.Location | None, result_type: A.Type | None = None
+        self,
+        rewriter: Any,
+        loc: A.Location | None,
+        result_type: A.Type | None = None,
+        knob_fn: KnobFn | None = None,
     ) -> None:
         self.rewriter = rewriter
         self.loc = loc
+        self.knob_fn = knob_fn
         # The type the lowering produces for the op's (first) result: the op's result type, or
         # the inferred ranked type when the op declares an unranked result.
         self.result_type = result_type
         self._indices: dict[int, Value] = {}
         self._dims: dict[tuple[Value, int], Value] = {}
+
+    def knob(self, op: Operation, name: str, domain: Domain, default: Any) -> Any:
+        """The pass's decision `name` for graph op `op` (the default outside a pass run)."""
+        return default if self.knob_fn is None else self.knob_fn(op, name, domain, default)
 
     def create(
         self,
@@ -659,18 +673,20 @@ class LowerGraphOp(ConversionPattern):
         fn: Lowering,
         reasons: dict[Operation, str],
         kernels: Kernels | None = None,
+        knob_fn: KnobFn | None = None,
     ) -> None:
         super().__init__(None, root)
         self.fn = fn
         self.reasons = reasons
         self.kernels = kernels
+        self.knob_fn = knob_fn
 
     def match_and_rewrite(
         self, op: Operation, operands: list[Value], rewriter: ConversionPatternRewriter
     ) -> bool:
         before = op.prev
         operands = [_ranked_source(v) for v in operands]
-        em = Emitter(rewriter, op.location, _lowered_result_type(op, operands))
+        em = Emitter(rewriter, op.location, _lowered_result_type(op, operands), self.knob_fn)
         try:
             values = self.fn(em, op, operands)
             values = [em.cast(v, r.type) for v, r in zip(values, op.results)]
@@ -772,13 +788,18 @@ class InlineFused(ConversionPattern):
 
 
 def graph_to_tensor_patterns(
-    reasons: dict[Operation, str] | None = None, kernels: Kernels | None = None
+    reasons: dict[Operation, str] | None = None,
+    kernels: Kernels | None = None,
+    knob_fn: KnobFn | None = None,
 ) -> list[Any]:
     """The conversion patterns (one per graph op class); `reasons` collects why ops failed;
-    `kernels`, when given, records which generics each kernel lowered to."""
+    `kernels`, when given, records which generics each kernel lowered to; `knob_fn` answers
+    the lowerings' decisions (defaults without it)."""
     if reasons is None:
         reasons = {}
-    patterns: list[Any] = [LowerGraphOp(cls, fn, reasons, kernels) for cls, fn in LOWERINGS.items()]
+    patterns: list[Any] = [
+        LowerGraphOp(cls, fn, reasons, kernels, knob_fn) for cls, fn in LOWERINGS.items()
+    ]
     patterns.append(InlineFused(kernels))
     return patterns
 
@@ -801,6 +822,14 @@ class ConvertGraphToTensorPass(Pass):
     broadcast_recompute_limit = Option(
         int, 4, "tensor-fusion's broadcast-recompute-limit for the kernels' generics"
     )
+    knobs = (
+        KnobDecl(
+            "reciprocal",
+            "bool",
+            "graph.softmax: divide the exponentials by their sum as one reciprocal per row and "
+            "a multiply per element (else a divide per element)",
+        ),
+    )
     num_lowered = Statistic("num-lowered", "Number of graph ops lowered")
     num_fused = Statistic("num-fused", "Number of generics fused within kernels")
 
@@ -815,7 +844,7 @@ class ConvertGraphToTensorPass(Pass):
         target.mark_unknown_op_dynamically_legal(lambda o: True)
         reasons: dict[Operation, str] = {}
         kernels = Kernels()
-        patterns = graph_to_tensor_patterns(reasons, kernels)
+        patterns = graph_to_tensor_patterns(reasons, kernels, ctx.knob)
         with engine.capture() as diags:
             ok = apply_full_conversion(op, target, patterns)
         for diag in diags:

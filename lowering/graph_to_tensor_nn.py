@@ -4,6 +4,7 @@ tensor.generic ops with reduction loops (registered into `graph_to_tensor.LOWERI
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from mlc.dialects import arith, graph, math, tensor
 from mlc.lowering.graph_to_tensor import (
@@ -24,6 +25,7 @@ from mlc.lowering.graph_to_tensor import (
 from mlc.ir import attributes as A
 from mlc.ir.affine import AffineExpr, AffineMap, dim
 from mlc.ir.core import Operation, Value
+from mlc.knobs import Bool
 
 Size = int | Value
 
@@ -206,7 +208,9 @@ def _divide_by_count(em: Emitter, x: Value, sizes: Sequence[Size], count: Size) 
 
 
 def lower_softmax(em: Emitter, op: Operation, operands: list[Value]) -> list[Value]:
-    """Numerically stable: m = max(x), e = exp(x - m), s = sum(e), e / s along `axis`."""
+    """Numerically stable: m = max(x), e = exp(x - m), s = sum(e), e * (1 / s) along `axis`
+    (knob `reciprocal`, default on: one divide per row instead of one per element; the result
+    differs from e / s by at most about one ulp), else e / s."""
     (x,) = operands
     xt = ranked(x)
     rank = xt.rank
@@ -221,9 +225,20 @@ def lower_softmax(em: Emitter, op: Operation, operands: list[Value]) -> list[Val
         lambda b, a: [b.op(math.ExpOp, [b.op(arith.SubFOp, [a[0], a[1]])])],
     )[0]  # fmt: skip
     s = reduce_to(em, e, [axis], "sum")
+    if em.knob(op, "reciprocal", Bool(), True):
+        st = ranked(s)
+        rank_s = st.rank
+        s = em.generic(
+            [s], [em.empty(st, [em.size_of(s, i) for i in range(rank_s)])],
+            [identity_map(rank_s)] * 2, [PARALLEL] * rank_s,
+            lambda b, a: [b.div(b.const(1.0, st.element_type), a[0])],
+        )[0]  # fmt: skip
+        combine: Any = arith.MulFOp
+    else:
+        combine = arith.DivFOp
     y = em.generic(
         [e, s], [em.empty(xt, sizes)], [ident, drop, ident], par,
-        lambda b, a: [b.op(arith.DivFOp, [a[0], a[1]])],
+        lambda b, a: [b.op(combine, [a[0], a[1]])],
     )[0]  # fmt: skip
     return [em.cast(y, em.result_type)]
 
