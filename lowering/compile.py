@@ -283,6 +283,7 @@ def compile(  # noqa: A001 - mlc.compile is the public name
     opt_level: int | None = None,
     use_cache: bool = True,
     verify_each: bool = False,
+    compile_threads: int | None = None,
 ) -> CompiledModule:
     """Compile a module (an op or MLIR text) to callables on NumPy arrays.
 
@@ -292,7 +293,9 @@ def compile(  # noqa: A001 - mlc.compile is the public name
     `llvm-options` pass recorded, else 3; the other LLVM options come from there too);
     `verify_each`: verify the IR after every pass (as `mlc-opt` does) instead of once after the
     pipeline (the default: half of the pipeline's time on examples/mlp.mlir goes to the
-    verifier otherwise). The input is not modified.
+    verifier otherwise); `compile_threads`: threads LLVM compiles the module's parts on
+    (default: `MLC_COMPILE_THREADS`, else the usable cores up to 8; see docs/runtime.md,
+    "Compile time"). The input is not modified.
     Raises `mlc.ParseError`/`mlc.VerifyError` for bad IR, `mlc.pass_manager.PassError` when a
     pass fails (e.g. `failed to legalize`), `CompileError` for unsupported signatures.
     """
@@ -347,8 +350,12 @@ def compile(  # noqa: A001 - mlc.compile is the public name
         threads=threads,
         options=JitOptions(**jit_options),
         use_cache=use_cache,
+        compile_threads=compile_threads,
     )
     timings["jit"] = time.perf_counter() - t3
+    if jit.built:  # LLVM ran (not a cache hit): its phases
+        for phase in ("parse", "compile", "load"):
+            timings["llvm_" + phase] = jit.engine.timings[phase]
     return CompiledModule(jit, llvm_ir, timings, remarks)
 
 

@@ -19,7 +19,7 @@ from llvmlite.binding import ffi
 
 from mlc.runtime.parallel import parallel_for_address
 from mlc.runtime.signature import Signature
-from mlc.runtime.split import split_module
+from mlc.runtime.split import Part, split_module
 
 __all__ = ["Engine", "EntryNotFoundError", "HostTarget", "JITError", "JitOptions", "host_target"]
 
@@ -625,53 +625,36 @@ class Engine:
         )
 
     def _compile(self, source: str, compile_threads: int) -> None:
-        opts = self.options
         t0 = time.perf_counter()
         ctx = llvm.create_context()
-        mod = self._checked_module(source, ctx)
-        self._max_parts = 4 * compile_threads
-        parts, self.split = split_module(source, self._max_parts)
-        t1 = time.perf_counter()
-        _set_unroll_threshold(opts)
-        objects: list[tuple[bytes, float, float]] = []
-        stats: list[PartStats] = []
-        if parts:
-            mod.close()
-            mod = None
-            jobs = [(p.text, self._wrappers(p.functions)) for p in parts]
-            self.threads = min(compile_threads, len(parts))
-            try:
-                objects = _compile_parts(jobs, self.threads, self.target, opts)
-                stats = [
-                    PartStats(p.functions, p.lines, o[1], o[2]) for p, o in zip(parts, objects)
-                ]
-            except _PartFailed as e:
-                self.split = f"not split: a part was rejected ({e.args[0].splitlines()[0]})"
-                parts, objects = [], []
-                mod = self._checked_module(source, ctx)
-        if not parts:
-            self.threads = 1
-            self._max_parts = 1
-            tm = None
-            try:
-                wrappers = self._wrappers()
-                if wrappers:
-                    try:
-                        mod.link_in(llvm.parse_assembly(wrappers, context=ctx))
-                    except RuntimeError as e:
-                        raise JITError(
-                            f"linking the entry wrappers failed: {str(e).strip()}"
-                        ) from None
-                tm = _target_machine(self.target, opts.opt_level)
-                objects = [_object(mod, tm, opts)]
-            finally:
-                for obj in (tm, mod):
-                    if obj is not None and not obj.closed:
-                        obj.close()
-            functions = tuple(sorted(self.signatures))
-            stats = [PartStats(functions, source.count("\n"), objects[0][1], objects[0][2])]
+        try:
+            mod = self._checked_module(source, ctx)
+            # A few parts per thread, so that the threads stay busy when the sizes mislead.
+            self._max_parts = 4 * compile_threads if compile_threads > 1 else 1
+            parts, self.split = split_module(source, self._max_parts)
+            t1 = time.perf_counter()
+            _set_unroll_threshold(self.options)
+            stats: list[PartStats] = []
+            if parts:
+                mod.close()
+                self.threads = min(compile_threads, len(parts))
+                try:
+                    objects = self._compile_split(parts)
+                    stats = [
+                        PartStats(p.functions, p.lines, o[1], o[2]) for p, o in zip(parts, objects)
+                    ]
+                except _PartFailed as e:
+                    self.split = f"not split: a part was rejected ({e.args[0].splitlines()[0]})"
+                    mod = self._checked_module(source, ctx)
+            if not stats:
+                self.threads = self._max_parts = 1
+                objects = [self._compile_whole(mod, ctx)]
+                functions = tuple(sorted(self.signatures))
+                stats = [PartStats(functions, source.count("\n"), objects[0][1], objects[0][2])]
+        finally:
+            ctx.close()  # every module in it is closed by now
         t2 = time.perf_counter()
-        self._load([o[0] for o in objects], ctx)
+        self._load([o[0] for o in objects])
         t3 = time.perf_counter()
         self.parts = tuple(stats)
         self.timings = {
@@ -682,9 +665,32 @@ class Engine:
             "codegen_cpu": sum(s.codegen for s in stats),
         }
 
-    def _load(self, objects: list[bytes], ctx: Any) -> None:
+    def _compile_split(self, parts: list[Part]) -> list[tuple[bytes, float, float]]:
+        jobs = [(p.text, self._wrappers(p.functions)) for p in parts]
+        return _compile_parts(jobs, self.threads, self.target, self.options)
+
+    def _compile_whole(self, mod: Any, ctx: Any) -> tuple[bytes, float, float]:
+        """The object code of the checked module `mod` with the wrappers (closes `mod`)."""
+        tm = None
+        try:
+            wrappers = self._wrappers()
+            if wrappers:
+                try:
+                    mod.link_in(llvm.parse_assembly(wrappers, context=ctx))
+                except RuntimeError as e:
+                    raise JITError(f"linking the entry wrappers failed: {str(e).strip()}") from None
+            tm = _target_machine(self.target, self.options.opt_level)
+            return _object(mod, tm, self.options)
+        finally:
+            for obj in (tm, mod):
+                if obj is not None and not obj.closed:
+                    obj.close()
+
+    def _load(self, objects: list[bytes]) -> None:
         """An MCJIT engine (on an empty module) holding `objects`, linked and finalized."""
-        host = llvm.parse_assembly("", context=ctx)
+        # The empty module lives in the global context, which is never disposed: the garbage
+        # collector may finalize an engine after a context it would still need otherwise.
+        host = llvm.parse_assembly("")
         ee_tm = _target_machine(self.target, self.options.opt_level)
         host.triple = self.target.triple
         host.data_layout = str(ee_tm.target_data)

@@ -88,11 +88,13 @@ class JitModule:
         engine = Engine(llvm_ir, sigs, opts, host_target(), calling.ARRAY_STRUCT_OK, workers)
         cache.count_compilation()
         self._bind(engine, nthreads)
+        self._built = True
 
     @classmethod
     def _from_engine(cls, engine: Engine, threads: int) -> JitModule:
         self = cls.__new__(cls)
         self._bind(engine, threads)
+        self._built = False
         return self
 
     def _bind(self, engine: Engine, threads: int) -> None:
@@ -144,6 +146,11 @@ class JitModule:
     @property
     def signatures(self) -> dict[str, Signature]:
         return dict(self.engine.signatures)
+
+    @property
+    def built(self) -> bool:
+        """Whether making this module ran LLVM (False: the compiled-module cache had it)."""
+        return self._built
 
     @property
     def options(self) -> JitOptions:
@@ -269,5 +276,13 @@ def compile_llvm_ir(
     if not use_cache:
         return JitModule(llvm_ir, sigs, threads=nthreads, options=opts, compile_threads=workers)
     key = (text_hash(llvm_ir), tuple(sigs.items()), opts, target, mode)
-    engine = cache.get_or_build(key, lambda: Engine(llvm_ir, sigs, opts, target, mode, workers))
-    return JitModule._from_engine(engine, nthreads)
+    built = False
+
+    def build() -> Engine:
+        nonlocal built
+        built = True
+        return Engine(llvm_ir, sigs, opts, target, mode, workers)
+
+    module = JitModule._from_engine(cache.get_or_build(key, build), nthreads)
+    module._built = built
+    return module
