@@ -205,10 +205,19 @@ def _axpy_cycles(p: int, q: int, k: int, vl: int, rows: int, vecs: int) -> float
     full, rest = p // w, p % w
     # The last q mod R rows go in tiles of halving powers of two, one stream each.
     rt = q // rows + bin(q % rows).count("1")
-    per = max(rows * vecs / 2, (rows + vecs) / 2)
-    cyc = _ceil(q, rows) * k * (full * per + (rest // vl) * (rows + 1) / 2 + (rest % vl) * rows / 2)
-    cyc += rt * (full + rest // vl + rest % vl) * 12  # set-up and stores per tile
-    return max(cyc, rt * k * p * 4 / _stream_rate(min(w, p) * 4))
+
+    def per(nvec: int) -> float:
+        return max(rows * nvec / 2, (rows + nvec) / 2)
+
+    # The last p mod W columns: one tile of vectors (the last overlapping) when p >= vl,
+    # else scalars.
+    tail = per(_ceil(rest, vl)) if p >= vl else rest * rows / 2
+    cyc = _ceil(q, rows) * k * (full * per(vecs) + (tail if rest else 0))
+    cyc += rt * (full + 1) * 12  # set-up and stores per tile
+    # The p-operand streamed once per row tile, the broadcast q-operand once per column tile.
+    p_stream = rt * k * p * 4 / _stream_rate(min(w, p) * 4)
+    q_stream = (full + (1 if rest else 0)) * q * k * 4 / _stream_rate(4)
+    return max(cyc, p_stream + q_stream)
 
 
 def _dot_cycles(p: int, q: int, k: int, vl: int, rows: int, pack: bool) -> float:
@@ -413,7 +422,7 @@ class ContractionMicrokernelPass(Pass):
                     (_axpy_cycles(pe, qe, k, vl, r, u), -r * u, r, u)
                     for r in ROWS
                     for u in VECS
-                    if r <= max(1, qe) and r * u + u + 1 <= regs and u * vl <= max(pe, vl)
+                    if r <= max(1, qe) and r * u + u + 1 <= regs and (u == 1 or u * vl < 2 * pe)
                 ]
             else:
                 pack = kinds[name] == "pack"

@@ -26,7 +26,7 @@ from mlc.dialects.arith import FastMathFlagsAttr
 from mlc.dialects.math import FmaOp
 from mlc.dialects.vector import CombiningKindAttr
 from mlc.lowering.microkernel_emit import _E, Config, Idx, _eval_stage, _ident, _Nest, _off
-from mlc.lowering.microkernel_match import Contraction
+from mlc.lowering.microkernel_match import Contraction, _root
 
 from mlc.ir import attributes as A
 from mlc.ir.affine import AffineConstantExpr, AffineMap, IntegerSet, dim, simplify_affine_expr
@@ -176,6 +176,15 @@ class _Skinny(_Nest):
         kinds = stage_kinds(c, self.dims[sk.p]) if sk.kind == "axpy" else None
         self.init_kinds = kinds[0] if kinds else None
         self.epi_kinds = kinds[1:] if kinds else [None] * len(c.epilogues)
+        # Overlapping vectors may store a lane twice: only when nothing the tile reads can be
+        # one it wrote (no stage input in C or the destination, no partial sums in C).
+        roots = {_root(c.c), _root(c.dest)}
+        self.overlap_ok = not sk.kblock and not any(
+            v is not None and _root(v) in roots
+            for st in [c.init, *c.epilogues]
+            if st is not None
+            for _, v, _ in st.inputs
+        )
         # The parallel dim: p (tiles of the sweep), q (axpy tiles of rows) or none.
         names = {"jc": "n", "ic": "m"}
         self.par_dim = names.get(sk.parallel)
@@ -360,8 +369,19 @@ class _Skinny(_Nest):
         )
 
     def axpy_tail(self, e: _E, q0: Idx, r: int, p0: Idx, krange: Any = None) -> None:
-        """Columns [p0, P) of fewer than W: single vectors, a half vector (16 lanes), scalars."""
+        """Columns [p0, P) of fewer than W: with a static P of at least a vector, one tile of
+        vectors whose last one ends at P (overlapping the one before: its common lanes are
+        computed the same way and stored twice with the same value); else single vectors, a
+        half vector (16 lanes) and scalars."""
         vl = self.sk.vl
+        P = self.P
+        if self.overlap_ok and krange is None and type(p0) is int and type(P) is int:
+            if P >= vl and P > p0:
+                offsets: list[Idx] = list(range(p0, P - vl + 1, vl))
+                if not offsets or offsets[-1] != P - vl:
+                    offsets.append(P - vl)
+                self.axpy_tile(e, q0, r, p0, len(offsets), vl, None, offsets)
+                return
         widths = [vl] + ([vl // 2] if vl == 16 else []) + [1]
         cur = p0
         for w in widths:
@@ -377,16 +397,27 @@ class _Skinny(_Nest):
             cur = e.ix(lambda s, x, w=w: s + (x - s).floordiv(w) * w, cur, self.P)
 
     def axpy_tile(
-        self, e: _E, q0: Idx, R: int, p0: Idx, U: int, w: int, krange: Any = None
+        self,
+        e: _E,
+        q0: Idx,
+        R: int,
+        p0: Idx,
+        U: int,
+        w: int,
+        krange: Any = None,
+        offsets: list[Idx] | None = None,
     ) -> None:
-        """R rows of q x U vectors of w lanes along p at (q0, p0): k loop, epilogue, stores.
+        """R rows of q x U vectors of w lanes along p at (q0, p0) (or at `offsets`): k loop,
+        epilogue, stores.
 
         krange = (block index, first k, end bound, block count): one k block of `k_blocks`
         (start from C after the first block, store raw sums to C before the last)."""
         c = self.c
         vt = A.VectorType([w], A.f32) if w > 1 else None
         et = vt if vt is not None else A.f32
-        points = [self.pt(_off(p0, u * w), _off(q0, r), 0) for r in range(R) for u in range(U)]
+        if offsets is None:
+            offsets = [_off(p0, u * w) for u in range(U)]
+        points = [self.pt(offsets[u], _off(q0, r), 0) for r in range(R) for u in range(U)]
 
         def starts(ee: _E) -> list[Value]:
             if c.init is not None and not c.init_zero:
@@ -420,7 +451,7 @@ class _Skinny(_Nest):
         k, accs = args[0], list(args[1:])
         pv = []
         for u in range(U):
-            at = self.pt(_off(p0, u * w), 0, k)
+            at = self.pt(offsets[u], 0, k)
             if vt is None:
                 pv.append(body.load(self.pmem, self.pview, at))
             else:
@@ -502,6 +533,26 @@ class _Skinny(_Nest):
             return e.load(self.qmem, self.qview, at)
         return e.vload(vt, self.qmem, self.qview, at)
 
+    def dot_masked_tail(
+        self, e: _E, p0: Idx, R: int, accs: list[Value], k: int, skip: int
+    ) -> list[Value]:
+        """accs += P[p0 + r, k : k+vl] * Q[q, k : k+vl] in the lanes from `skip` on."""
+        vl, Q, vt = self.sk.vl, self.Q, self.vt
+        assert type(Q) is int
+        mt = A.VectorType([vl], A.i1)
+        mask = e.v(
+            arith.ConstantOp.from_attr(A.DenseElementsAttr(mt, [j >= skip for j in range(vl)]))
+        )
+        pv = [e.vload(vt, self.pmem, self.pview, self.pt(_off(p0, r), 0, k)) for r in range(R)]
+        out = list(accs)
+        for q in range(Q):
+            qv = self.qload(e, vt, q, k)
+            for r in range(R):
+                i = r * Q + q
+                f = e.v(vector.FMAOp.create([pv[r], qv, accs[i]], [vt]))
+                out[i] = e.v(arith.SelectOp.create([mask, f, accs[i]], [vt]))
+        return out
+
     def dot_tile(self, e: _E, p0: Idx, R: int) -> None:
         """R rows of p x all Q: vector dot products over k, lane sums, the K mod vl tail, then
         the initializer and epilogues in scalar form and scalar stores."""
@@ -528,16 +579,22 @@ class _Skinny(_Nest):
                     i = r * Q + q
                     new[i] = body.v(vector.FMAOp.create([pv[r], qv, accs[i]], [vt]))
             body.put(affine.YieldOp.create(new, []))  # type: ignore[arg-type]
+            accs = list(loop.results)
+            rest = e.ix(lambda k: k % vl, self.K)
+            if type(rest) is int and rest:
+                # A static K mod vl: one more vector step ending at K, its lanes already
+                # counted masked off by a select (exact for any input, inf and nan included).
+                accs = self.dot_masked_tail(e, p0, R, accs, self.K - vl, vl - rest)  # type: ignore[operator]
             reassoc = FastMathFlagsAttr.from_names("reassoc")
             attrs = {"kind": CombiningKindAttr("add"), "fastmath": reassoc}
             sums = [
                 e.v(vector.ReductionOp.create([acc, self.zero], [A.f32], dict(attrs)))
-                for acc in loop.results
+                for acc in accs
             ]
         else:
             sums = [self.zero] * len(cells)  # type: ignore[list-item]
         rest = e.ix(lambda k: k % vl, self.K)
-        if rest != 0:
+        if rest != 0 and not (type(rest) is int and nk != 0):
             start = e.ix(lambda k: k.floordiv(vl) * vl, self.K)
             tail, body = e.for_(start, self.K, sums)
             args = tail.body_block.arguments

@@ -1,0 +1,198 @@
+"""contraction-microkernel's skinny kernels (axpy-n, axpy-m, dot-m, dot-n) and the run-time
+small-M variant: the cost model's choices on matrix-vector shapes, and compiled results equal to
+the interpreter/NumPy for every kernel, tile, k blocking, epilogue, edge and thread count."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from mlc.lowering.microkernel_skinny import KINDS
+from test_microkernel import _after_pass, _check, _matmul, _pipeline, _site
+
+import mlc
+from mlc.knobs import KnobContext
+
+
+def _chosen(text: str, vl: int = 16) -> dict:
+    ctx = KnobContext()
+    _after_pass(text, vl, ctx)
+    return {r.name: r.value for r in ctx.space() if r.pass_name == "contraction-microkernel"}
+
+
+def _domain(text: str, name: str, vl: int = 16) -> list:
+    ctx = KnobContext()
+    _after_pass(text, vl, ctx)
+    return next(r.domain.options for r in ctx.space() if r.name == name)
+
+
+TRANSPOSED_A_MATVEC = """
+func.func @main(%x: tensor<?x37xf32>, %v: tensor<?x1xf32>, %r: tensor<37x1xf32>) -> tensor<37x1xf32> {
+  %xt = graph.transpose %x {perm = array<i64: 1, 0>} : (tensor<?x37xf32>) -> tensor<37x?xf32>
+  %0 = graph.matmul %xt, %v : (tensor<37x?xf32>, tensor<?x1xf32>) -> tensor<37x1xf32>
+  %1 = graph.add %0, %r : (tensor<37x1xf32>, tensor<37x1xf32>) -> tensor<37x1xf32>
+  return %1 : tensor<37x1xf32>
+}
+"""  # noqa: E501
+
+ROW_TIMES_TRANSPOSED_B = """
+func.func @main(%x: tensor<1x40xf32>, %w: tensor<23x40xf32>) -> tensor<1x23xf32> {
+  %wt = graph.transpose %w {perm = array<i64: 1, 0>} : (tensor<23x40xf32>) -> tensor<40x23xf32>
+  %0 = graph.matmul %x, %wt : (tensor<1x40xf32>, tensor<40x23xf32>) -> tensor<1x23xf32>
+  %1 = graph.relu %0 : tensor<1x23xf32>
+  return %1 : tensor<1x23xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "kernel"),
+    [
+        (_matmul("1", "784", "512", "bias,relu"), "axpy-n"),
+        (_matmul("?", "100", "1"), "dot-m"),
+        (_matmul("256", "512", "10", "bias"), "dot-m"),
+        (TRANSPOSED_A_MATVEC, "axpy-m"),
+        (ROW_TIMES_TRANSPOSED_B, "dot-n"),
+        (_matmul("256", "256", "256"), "blis"),
+        (_matmul("64", "784", "512"), "blis"),
+    ],
+)
+def test_cost_model_picks_the_kernel(text: str, kernel: str) -> None:
+    assert _chosen(text)["kernel"] == kernel
+
+
+def test_dynamic_m_gets_a_small_variant() -> None:
+    chosen = _chosen(_matmul("?", "784", "512", "bias,relu"))
+    assert chosen["kernel"] == "blis" and chosen["small-m"] >= 8
+    ir = _after_pass(_matmul("?", "784", "512", "bias,relu"), 16)
+    assert "affine.if" in ir and "tensor.generic" not in ir
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3, 7, 300])
+def test_dynamic_m_one_compiled_function(rows: int) -> None:
+    """Batch 1 and 300 through the same compiled function: the small variant and the nest."""
+    text = _matmul("?", "70", "40", "bias,relu")
+    site = _site(text)
+    knobs = {f"{site}/small-m": 8, f"{site}/kernel": "blis"}
+    _check(text, dyn={0: rows}, knobs=knobs)
+
+
+def test_kernel_domain_lists_only_applicable_kernels() -> None:
+    # B is K x N row-major: contiguous along n (axpy-n), not along k; A along k (dot-m).
+    assert _domain(_matmul("3", "64", "5"), "kernel") == ("blis", "axpy-n", "dot-m")
+    # A matrix-vector product with A transposed: axpy-m (vectors along m), and axpy-n (along
+    # n, which has one element: the operands are contiguous along it), no dot-m.
+    assert _domain(TRANSPOSED_A_MATVEC, "kernel") == ("blis", "axpy-n", "axpy-m")
+
+
+def test_kernel_outside_its_domain_is_an_error_naming_the_knob() -> None:
+    text = _matmul("?", "100", "1")
+    site = _site(text)
+    with pytest.raises(mlc.DiagnosticError, match="kernel"):
+        mlc.compile(text, pipeline=_pipeline(8), knobs={f"{site}/kernel": "axpy-m"})
+
+
+def test_skinny_option_off_keeps_matrix_vector_on_the_generic_path() -> None:
+    text = _matmul("64", "64", "1")
+    module = mlc.parse(text)
+    mlc.run_pipeline(
+        module,
+        "builtin.module(graph-shape-inference,convert-graph-to-tensor,bufferize,"
+        "func.func(contraction-microkernel{vector-width=16 skinny=false}))",
+    )
+    assert "tensor.generic" in str(module)
+
+
+SHAPES = [("1", "37", "45"), ("5", "16", "33"), ("?", "100", "1"), ("?", "3", "7"), ("1", "1", "1")]
+
+
+@pytest.mark.parametrize("vl", [8, 16])
+@pytest.mark.parametrize("kernel", KINDS)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_every_kernel_on_every_shape(shape: tuple[str, str, str], kernel: str, vl: int) -> None:
+    text = _matmul(*shape, "bias,relu,residual")
+    if kernel not in _domain(text, "kernel", vl):
+        pytest.skip(f"{kernel} does not apply")
+    site = _site(text, vl)
+    _check(text, dyn={0: 9}, knobs={f"{site}/kernel": kernel}, vl=vl)
+
+
+def test_transposed_a_matrix_vector_product() -> None:
+    ir = _after_pass(TRANSPOSED_A_MATVEC, 16)
+    # One k loop over rows of x: vectors at m = 0, 16 and 21 (the last overlapping), the
+    # residual added before the stores (the generics left are the copies for an empty K).
+    assert ir.count("vector.fma") == 3 and "[%arg4, 21]" in ir
+    for rows in (1, 40):
+        _check(TRANSPOSED_A_MATVEC, dyn={0: rows}, vl=16)
+
+
+def test_row_times_transposed_b() -> None:
+    assert "vector.reduction <add>" in _after_pass(ROW_TIMES_TRANSPOSED_B, 16)
+    _check(ROW_TIMES_TRANSPOSED_B, vl=16)
+
+
+def test_dot_tail_is_exact_for_infinities() -> None:
+    """The masked last vector of a dot product must not turn inf * 0 into nan."""
+    text = _matmul("?", "100", "1")
+    compiled = mlc.compile(text, pipeline=_pipeline(16))
+    a = np.ones((4, 100), np.float32)
+    b = np.ones((100, 1), np.float32)
+    a[0, 90], a[1, 97], a[2, 3] = np.inf, -np.inf, np.nan
+    with np.errstate(all="ignore"):
+        want = a @ b
+    got = compiled.main(a, b)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_batched_matrix_vector_product() -> None:
+    text = """
+func.func @main(%a: tensor<3x?x50xf32>, %b: tensor<3x50x1xf32>) -> tensor<3x?x1xf32> {
+  %0 = graph.matmul %a, %b : (tensor<3x?x50xf32>, tensor<3x50x1xf32>) -> tensor<3x?x1xf32>
+  return %0 : tensor<3x?x1xf32>
+}
+"""
+    assert "vector.reduction" in _after_pass(text, 16)
+    _check(text, dyn={1: 21}, vl=16)
+
+
+def _random_config(rng: random.Random, site: str, kinds: tuple, batch: bool) -> dict:
+    return {
+        f"{site}/kernel": rng.choice(kinds),
+        f"{site}/rows": rng.choice([1, 2, 3, 4, 6, 8, 12, 16]),
+        f"{site}/vecs": rng.choice([1, 2, 4, 8]),
+        f"{site}/kblock": rng.choice([0, 1, 4, 16]),
+        f"{site}/small-m": rng.choice([0, 1, 5, 64]),
+        f"{site}/small-parallel": rng.choice([True, False]),
+        f"{site}/parallel": rng.choice(["none", "jc", "ic"] + (["batch"] if batch else [])),
+    }
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_skinny_knobs_and_threads(seed: int) -> None:
+    rng = random.Random(seed)
+    vl = rng.choice([8, 16])
+    n = str(rng.choice([1, 3, 10, 17, 40]))
+    text = _matmul("?", str(rng.randint(1, 70)), n, rng.choice(["", "bias", "bias,relu"]))
+    site = _site(text, vl)
+    kinds = _domain(text, "kernel", vl)
+    knobs = _random_config(rng, site, kinds, batch=False)
+    rows = rng.choice([1, 2, 5, 13, 33])
+    one = _check(text, dyn={0: rows}, knobs=knobs, vl=vl, threads=1, seed=seed)
+    two = _check(text, dyn={0: rows}, knobs=knobs, vl=vl, threads=2, seed=seed)
+    assert np.array_equal(one, two), knobs
+
+
+@pytest.mark.parametrize("shape", [(1, 784, 512), (300, 100, 1), (37, 512, 10)])
+def test_lower_to_cpu_default_knobs(shape: tuple[int, int, int]) -> None:
+    """Through the whole lower-to-cpu, one compiled function, 1 and 2 threads."""
+    m, k, n = shape
+    text = _matmul("?", str(k), str(n), "bias,relu")
+    rng = np.random.default_rng(m)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    bias = rng.standard_normal(n).astype(np.float32)
+    expected = np.maximum(a @ b + bias, 0)
+    got = [mlc.compile(text, threads=t, opt_level=1).main(a, b, bias) for t in (1, 2)]
+    np.testing.assert_allclose(got[0], expected, rtol=1e-4, atol=1e-3)
+    assert np.array_equal(got[0], got[1])
