@@ -142,7 +142,9 @@ ROWS = (1, 2, 3, 4, 6, 8, 12, 16)
 VECS = (1, 2, 4, 8)
 KBLOCKS = (0, 1, 2, 4, 8, 16, 32, 64, 128)
 KBLOCK_DEFAULT = 0
-SMALL_ROWS = 6  # rows of the small-M axpy-n tile (then 4, 2 and 1 for the last rows)
+# Rows of the small-M axpy-n tile (then 1 for the last row): each tile kernel costs LLVM time
+# (on 784 x 512: +0.17 s with 1 row, +0.27 s with 2 rows, +0.6 s with 6 rows then 4, 2, 1).
+SMALL_ROWS = 2
 # Default small-m at most this (measured crossover with the nest: 24-32 rows on 784 x 512)
 SMALL_M_MAX = 32
 # Below this many estimated cycles a skinny kernel stays on one thread: a parallel loop costs
@@ -449,8 +451,8 @@ class ContractionMicrokernelPass(Pass):
         if kernel == "blis" and m_dynamic and "axpy-n" in kinds:
             # A dynamic M planned for size-hint rows: up to small-m rows at run time take
             # axpy-n (no packing); the default is where the estimates cross.
-            r_small = _fit_rows(SMALL_ROWS, lambda r: r * 4 + 4 + 1, regs)
-            u_small = max(u for u in VECS if r_small * u + u + 1 <= regs and u <= 4)
+            r_small = SMALL_ROWS
+            u_small = max(u for u in VECS if r_small * u + u + 1 <= regs)
             for rows_rt in range(1, SMALL_M_MAX + 1):
                 cyc = b * _axpy_cycles(n, rows_rt, k, vl, r_small, u_small)
                 if cyc > blis_cycles(rows_rt):
