@@ -16,7 +16,7 @@ from mlc.dialects.arith import AddIOp, ConstantOp, FastMathFlagsAttr
 from mlc.dialects.vector import BroadcastOp, CombiningKindAttr, ReductionOp
 from mlc.passes.affine_dependence import is_parallel
 
-from mlc.interfaces import is_memory_effect_free
+from mlc.interfaces import is_memory_effect_free, is_speculatable
 from mlc.ir import attributes as A
 from mlc.ir.affine import (
     AffineBinaryExpr,
@@ -473,6 +473,7 @@ class _Vectorizer:
         self.vmap: dict[Value, Value] = {}  # scalar value -> its vector (in the current copy)
         self.smap: dict[Value, Value] = {}  # scalar value in the loop -> its clone
         self.hoisted: dict[Value, Value] = {}  # invariant scalar -> broadcast before the loop
+        self.invariant: dict[Value, Value] = {}  # loop-invariant op result -> hoisted clone
         self.body_anchor: Operation | None = None
         self.first: ForOp | None = None  # the first vector loop (invariants go in front)
         self.vloop: ForOp | None = None  # the vector loop being built
@@ -496,7 +497,12 @@ class _Vectorizer:
         return op
 
     def scalar(self, v: Value) -> Value:
-        return self.smap.get(v, v)
+        got = self.smap.get(v)
+        return got if got is not None else self.invariant.get(v, v)
+
+    def outside(self, v: Value) -> bool:
+        """`v` is available before the vector loops (defined outside the loop, or hoisted)."""
+        return v in self.invariant or v.parent_block() is not self.loop.body_block
 
     def vector(self, v: Value, location: A.Location) -> Value:
         """The vector of `v`: its vectorized form, or a broadcast of a uniform scalar."""
@@ -505,10 +511,10 @@ class _Vectorizer:
             return got
         if v is self.loop.induction_var:
             return self.iota(location)
-        if v.parent_block() is not self.loop.body_block:
+        if self.outside(v):
             hit = self.hoisted.get(v)
             if hit is None:
-                b = BroadcastOp.create([v], [self.vtype(v.type)])
+                b = BroadcastOp.create([self.scalar(v)], [self.vtype(v.type)])
                 hit = self.hoisted[v] = self.insert_before_loop(b).results[0]
             return hit
         b = BroadcastOp.create([self.scalar(v)], [self.vtype(v.type)])
@@ -660,6 +666,16 @@ class _Vectorizer:
                 self.insert_in_body(new)
             return
         if not any(r in plan.varying for r in op.results):
+            if (
+                not op.regions
+                and is_speculatable(op)
+                and all(self.outside(u.value) for u in op._operands)
+            ):
+                # Loop-invariant and safe to run even if the loop does not: computed once in
+                # front of the vector loops (e.g. softmax's reciprocal of the row sum).
+                if op.results and op.results[0] not in self.invariant:
+                    self.insert_before_loop(op.clone(self.invariant))  # fills `invariant`
+                return
             self.insert_in_body(op.clone(self.smap))  # fills smap with the clone's results
             return
         operands = [self.vector(u.value, loc) for u in op._operands]

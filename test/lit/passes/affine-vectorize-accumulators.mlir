@@ -1,0 +1,139 @@
+// RUN: mlc-opt %s -split-input-file -p 'builtin.module(func.func(affine-vectorize{vector-bits=256},canonicalize))' | filecheck %s
+// RUN: mlc-opt %s -split-input-file -p 'builtin.module(func.func(affine-vectorize{vector-bits=256 accumulators=1},canonicalize))' | filecheck %s --check-prefix=ONE
+// RUN: not mlc-opt %s -split-input-file -p 'builtin.module(func.func(affine-vectorize{accumulators=3}))' 2>&1 | filecheck %s --check-prefix=BAD
+
+// Knob `accumulators` (default 4): a reduction loop carries several partial-result vectors,
+// so consecutive vectors combine into independent dependence chains.
+
+// ONE-LABEL: func.func @sum_static(
+// ONE: affine.for %{{.+}} = 0 to 1000 step 8 iter_args(%{{.+}} = %{{.+}}) -> (vector<8xf32>) {
+// ONE: affine.yield
+// ONE-NEXT: }
+// ONE-NEXT: vector.reduction <add>
+// ONE-NEXT: return
+// BAD: accumulators must be 1, 2, 4 or 8, got 3
+
+// A float sum over 1000 elements: a main loop of four 8-lane partial sums (step 32) up to
+// 992, the partial sums combined pairwise, one more vector (992..1000) on the combined sum,
+// then one vector.reduction. 1000 is a multiple of 8: no scalar epilogue.
+// CHECK-LABEL: func.func @sum_static(
+// CHECK: %[[NEG0:.+]] = arith.constant dense<-0.000000e+00> : vector<8xf32>
+// CHECK: %[[P:.+]]:4 = affine.for %[[I:.+]] = 0 to 992 step 32 iter_args(%[[A0:.+]] = %[[NEG0]], %[[A1:.+]] = %[[NEG0]], %[[A2:.+]] = %[[NEG0]], %[[A3:.+]] = %[[NEG0]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK:   affine.vector_load %{{.+}}[%[[I]]] : memref<1000xf32>, vector<8xf32>
+// CHECK:   affine.vector_load %{{.+}}[%[[I]] + 8] : memref<1000xf32>, vector<8xf32>
+// CHECK:   affine.vector_load %{{.+}}[%[[I]] + 16] : memref<1000xf32>, vector<8xf32>
+// CHECK:   affine.vector_load %{{.+}}[%[[I]] + 24] : memref<1000xf32>, vector<8xf32>
+// CHECK:   affine.yield
+// CHECK: %[[S01:.+]] = arith.addf %[[P]]#0, %[[P]]#1 : vector<8xf32>
+// CHECK: %[[S23:.+]] = arith.addf %[[P]]#2, %[[P]]#3 : vector<8xf32>
+// CHECK: %[[S:.+]] = arith.addf %[[S01]], %[[S23]] : vector<8xf32>
+// CHECK: %[[R:.+]] = affine.for %{{.+}} = 992 to 1000 step 8 iter_args(%{{.+}} = %[[S]]) -> (vector<8xf32>) {
+// CHECK: %[[F:.+]] = vector.reduction <add>, %[[R]], %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
+// CHECK-NOT: affine.for
+// CHECK: return %[[F]] : f32
+
+func.func @sum_static(%x: memref<1000xf32>) -> f32 {
+  %c0 = arith.constant 0.0 : f32
+  %r = affine.for %i = 0 to 1000 iter_args(%acc = %c0) -> (f32) {
+    %0 = affine.load %x[%i] : memref<1000xf32>
+    %1 = arith.addf %acc, %0 : f32
+    affine.yield %1 : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+// maximumf (exact under reordering) in the memory form: 64 = 2 x 32, so the main loop is all.
+// CHECK-LABEL: func.func @max_exact(
+// CHECK: %[[INIT:.+]] = affine.load %{{.+}}[%{{.+}}] : memref<?xf32>
+// CHECK: %[[P:.+]]:4 = affine.for %{{.+}} = 0 to 64 step 32 iter_args(
+// CHECK-COUNT-4: arith.maximumf %{{.+}}, %{{.+}} : vector<8xf32>
+// CHECK: affine.yield
+// CHECK: arith.maximumf %[[P]]#0, %[[P]]#1 : vector<8xf32>
+// CHECK: arith.maximumf %[[P]]#2, %[[P]]#3 : vector<8xf32>
+// CHECK: %[[M:.+]] = arith.maximumf
+// CHECK: %[[R:.+]] = vector.reduction <maximumf>, %[[M]], %[[INIT]] : vector<8xf32> into f32
+// CHECK: affine.store %[[R]]
+// CHECK-NOT: affine.for
+// CHECK: return
+
+func.func @max_exact(%x: memref<?x64xf32>, %m: memref<?xf32>, %n: index) {
+  affine.for %i = 0 to %n {
+    affine.for %j = 0 to 64 {
+      %0 = affine.load %x[%i, %j] : memref<?x64xf32>
+      %1 = affine.load %m[%i] : memref<?xf32>
+      %2 = arith.maximumf %1, %0 : f32
+      affine.store %2, %m[%i] : memref<?xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// 20 iterations: four accumulators of 8 lanes do not fit, two do (16); the rest is scalar.
+// CHECK-LABEL: func.func @short(
+// CHECK: %[[P:.+]]:2 = affine.for %{{.+}} = 0 to 16 step 16 iter_args(
+// CHECK: %[[S:.+]] = arith.addi %[[P]]#0, %[[P]]#1 : vector<8xi32>
+// CHECK: %[[R:.+]] = vector.reduction <add>, %[[S]], %{{.+}} : vector<8xi32> into i32
+// CHECK: affine.for %{{.+}} = 16 to 20 iter_args(%{{.+}} = %[[R]]) -> (i32) {
+
+func.func @short(%x: memref<20xi32>) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %r = affine.for %i = 0 to 20 iter_args(%acc = %c0) -> (i32) {
+    %0 = affine.load %x[%i] : memref<20xi32>
+    %1 = arith.addi %acc, %0 : i32
+    affine.yield %1 : i32
+  }
+  return %r : i32
+}
+
+// -----
+
+// A dynamic trip count: the main loop ends at floor(n/32)*32, the one-accumulator vector loop
+// at floor(n/8)*8, the scalar epilogue at n.
+// CHECK-DAG: #[[MAIN:.+]] = affine_map<()[s0] -> ((s0 floordiv 32) * 32)>
+// CHECK-DAG: #[[FROM:.+]] = affine_map<()[s0] -> (0, (s0 floordiv 32) * 32)>
+// CHECK-DAG: #[[VEC:.+]] = affine_map<()[s0] -> ((s0 floordiv 8) * 8)>
+// CHECK-DAG: #[[TAIL:.+]] = affine_map<()[s0] -> (0, (s0 floordiv 8) * 8)>
+// CHECK-LABEL: func.func @dynamic_dot(
+// CHECK-SAME: %{{.+}}: memref<?xf32>, %{{.+}}: memref<?xf32>, %[[N:.+]]: index
+// CHECK: %[[P:.+]]:4 = affine.for %{{.+}} = 0 to #[[MAIN]]()[%[[N]]] step 32 iter_args(
+// CHECK-COUNT-4: arith.mulf
+// CHECK: affine.yield
+// CHECK: arith.addf %[[P]]#0, %[[P]]#1 : vector<8xf32>
+// CHECK: arith.addf %[[P]]#2, %[[P]]#3 : vector<8xf32>
+// CHECK: %[[S:.+]] = arith.addf %{{.+}}, %{{.+}} : vector<8xf32>
+// CHECK: %[[V:.+]] = affine.for %{{.+}} = max #[[FROM]]()[%[[N]]] to #[[VEC]]()[%[[N]]] step 8 iter_args(%{{.+}} = %[[S]]) -> (vector<8xf32>) {
+// CHECK: %[[R:.+]] = vector.reduction <add>, %[[V]]
+// CHECK: affine.for %{{.+}} = max #[[TAIL]]()[%[[N]]] to %[[N]] iter_args(%{{.+}} = %[[R]]) -> (f32) {
+
+func.func @dynamic_dot(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0.0 : f32
+  %r = affine.for %i = 0 to %n iter_args(%acc = %c0) -> (f32) {
+    %0 = affine.load %x[%i] : memref<?xf32>
+    %1 = affine.load %y[%i] : memref<?xf32>
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %acc, %2 : f32
+    affine.yield %3 : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+// Loops without reductions are not replicated.
+// CHECK-LABEL: func.func @no_reduction(
+// CHECK: affine.for %{{.+}} = 0 to 64 step 8 {
+// CHECK-NEXT: affine.vector_load
+// CHECK-NEXT: affine.vector_store
+// CHECK-NEXT: }
+
+func.func @no_reduction(%x: memref<64xf32>, %y: memref<64xf32>) {
+  affine.for %i = 0 to 64 {
+    %0 = affine.load %x[%i] : memref<64xf32>
+    affine.store %0, %y[%i] : memref<64xf32>
+  }
+  return
+}
