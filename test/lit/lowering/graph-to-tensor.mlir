@@ -194,7 +194,9 @@ func.func @reduce_mean_dynamic(%x: tensor<?x6xf64>) -> tensor<6xf64> {
 
 // -----
 
-// softmax: max-reduce, exp(x - max), sum-reduce, divide (numerically stable).
+// softmax: max-reduce, exp(x - max), sum-reduce, times the reciprocal of the sum (knob
+// `reciprocal`: one divide per row; the kernel's fusion recomputes it per element in the
+// tensor form, affine-vectorize hoists it out of the row's loop).
 // CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROW:.+]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @softmax(
@@ -209,7 +211,11 @@ func.func @reduce_mean_dynamic(%x: tensor<?x6xf64>) -> tensor<6xf64> {
 // CHECK: %[[SUM:.+]] = tensor.generic {indexing_maps = [#[[$ID]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[EXP]] : tensor<2x10xf32>)
 // CHECK: arith.addf
 // CHECK: %[[R:.+]] = tensor.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[EXP]], %[[SUM]] : tensor<2x10xf32>, tensor<2xf32>)
-// CHECK: arith.divf
+// CHECK-NEXT: ^bb0(%[[E2:\w+]]: f32, %[[S2:\w+]]: f32, %{{\w+}}: f32):
+// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[RCP:.+]] = arith.divf %[[ONE]], %[[S2]] : f32
+// CHECK-NEXT: %[[P:.+]] = arith.mulf %[[E2]], %[[RCP]] : f32
+// CHECK-NEXT: tensor.yield %[[P]]
 // CHECK: return %[[R]]
 func.func @softmax(%x: tensor<2x10xf32>) -> tensor<2x10xf32> {
   %0 = graph.softmax %x {axis = 1 : i64} : (tensor<2x10xf32>) -> tensor<2x10xf32>
@@ -429,4 +435,32 @@ func.func @constant() -> tensor<3xi32> {
 func.func @calls() -> tensor<3xi32> {
   %0 = func.call @constant() : () -> tensor<3xi32>
   return %0 : tensor<3xi32>
+}
+
+// -----
+
+// Splat constants feed generics as scalar constants in the body (no constant buffer for the
+// loops to read); a non-splat constant stays an input.
+// CHECK-LABEL: func.func @splat_operands(
+// CHECK-SAME: %[[X:\w+]]: tensor<4xf32>)
+// CHECK: %[[C:.+]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>
+// CHECK: tensor.generic {{.+}} ins(%[[X]], %[[C]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK-NEXT: ^bb0(%[[A:\w+]]: f32, %[[B:\w+]]: f32, %{{\w+}}: f32):
+// CHECK-NEXT: %[[H:.+]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT: %[[T:.+]] = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[A]], %[[H]] : f32
+// CHECK-NEXT: %[[AD:.+]] = arith.addf %[[M]], %[[T]] : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[AD]], %[[B]] : f32
+func.func @splat_operands(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %h = graph.constant dense<0.5> : tensor<f32>
+  %t = graph.constant dense<3.0> : tensor<4xf32>
+  %c = graph.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %0 = graph.fused ins(%x, %h, %t, %c : tensor<4xf32>, tensor<f32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<f32>, %d: tensor<4xf32>, %e: tensor<4xf32>):
+    %1 = graph.mul %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    %2 = graph.add %1, %d : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %3 = graph.mul %2, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    graph.yield %3 : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
 }

@@ -223,3 +223,82 @@ func.func @siblings(%a: memref<16xf32>, %b: memref<16xf32>, %c: memref<16xf32>, 
   }
   return
 }
+
+// -----
+
+// Layernorm's tail (as bufferize and convert-tensor-to-affine leave it): the rsqrt nest is
+// bounded by a memref.dim of the keepdims view and reads a constant global. The dim folds to
+// the view's size operand, loads of a global the function only reads are no dependence, so
+// all three row loops fuse and the per-row buffer becomes an SSA value.
+// CHECK-LABEL: func.func @rsqrt_rows(
+// CHECK-SAME: %[[X:\w+]]: memref<?x8xf32>, %[[OUT:\w+]]: memref<?x8xf32>)
+// CHECK: %[[G:.+]] = memref.get_global @eps : memref<f32>
+// CHECK: %[[N:.+]] = memref.dim %[[X]]
+// CHECK-NOT: memref.alloc
+// CHECK: affine.for %[[I:.+]] = 0 to %[[N]] {
+// CHECK-NEXT: %[[V:.+]] = affine.load %[[X]][%[[I]], 0]
+// CHECK-NEXT: %[[R:.+]] = affine.for %{{.+}} = 0 to 1 iter_args(%[[A:.+]] = %[[V]]) -> (f32) {
+// CHECK-NEXT: %[[E:.+]] = affine.load %[[G]][] : memref<f32>
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[A]], %[[E]]
+// CHECK-NEXT: %[[Q:.+]] = math.rsqrt %[[S]]
+// CHECK-NEXT: affine.yield %[[Q]]
+// CHECK: affine.for %[[J:.+]] = 0 to 8 {
+// CHECK: arith.mulf %{{.+}}, %[[R]]
+// CHECK-NOT: affine.for
+// CHECK: return
+memref.global "private" constant @eps : memref<f32> = dense<1.0e-05>
+func.func @rsqrt_rows(%x: memref<?x8xf32>, %out: memref<?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %g = memref.get_global @eps : memref<f32>
+  %n = memref.dim %x, %c0 : memref<?x8xf32>
+  %v = memref.alloc(%n) : memref<?xf32>
+  affine.for %i = 0 to %n {
+    %0 = affine.load %x[%i, 0] : memref<?x8xf32>
+    affine.store %0, %v[%i] : memref<?xf32>
+  }
+  %view = memref.reinterpret_cast %v to offset: [0], sizes: [%n, 1], strides: [1, 1] : memref<?xf32> to memref<?x1xf32>
+  %m = memref.dim %view, %c0 : memref<?x1xf32>
+  affine.for %i = 0 to %m {
+    affine.for %j = 0 to 1 {
+      %0 = affine.load %view[%i, %j] : memref<?x1xf32>
+      %1 = affine.load %g[] : memref<f32>
+      %2 = arith.addf %0, %1 : f32
+      %3 = math.rsqrt %2 : f32
+      affine.store %3, %view[%i, %j] : memref<?x1xf32>
+    }
+  }
+  affine.for %i = 0 to %n {
+    affine.for %j = 0 to 8 {
+      %0 = affine.load %x[%i, %j] : memref<?x8xf32>
+      %1 = affine.load %view[%i, 0] : memref<?x1xf32>
+      %2 = arith.mulf %0, %1 : f32
+      affine.store %2, %out[%i, %j] : memref<?x8xf32>
+    }
+  }
+  memref.dealloc %v : memref<?xf32>
+  return
+}
+
+// -----
+
+// A global the function writes is not read-only: the loop reading it does not fuse with the
+// loop writing it through another get_global of the same symbol.
+// CHECK-LABEL: func.func @written_global(
+// CHECK: affine.for
+// CHECK: affine.store %{{.+}}, %{{.+}}[] : memref<f32>
+// CHECK: affine.for
+// CHECK: affine.load %{{.+}}[] : memref<f32>
+memref.global "private" @acc : memref<f32> = dense<0.0>
+func.func @written_global(%x: memref<8xf32>, %y: memref<8xf32>) {
+  %g = memref.get_global @acc : memref<f32>
+  %h = memref.get_global @acc : memref<f32>
+  affine.for %i = 0 to 8 {
+    %0 = affine.load %x[%i] : memref<8xf32>
+    affine.store %0, %g[] : memref<f32>
+  }
+  affine.for %i = 0 to 8 {
+    %0 = affine.load %h[] : memref<f32>
+    affine.store %0, %y[%i] : memref<8xf32>
+  }
+  return
+}
