@@ -253,7 +253,14 @@ class ContractionMicrokernelPass(Pass):
     before the store; edge tiles store their valid part through a scratch tile. One outer loop
     may run on the thread pool (affine.parallel {mlc.parallel}); buffers written under it are
     private per iteration, so results do not depend on the thread count. Knobs per
-    contraction: mr, nr, mc, kc, nc, order, parallel.
+    contraction: mr, nr, mc, kc, nc, order, parallel, pack.
+
+    Skinny shapes (M = 1, N = 1, a small N) take an unpacked register-tiled kernel instead
+    when a cycle estimate says so (knob `kernel`): axpy-n / axpy-m keep vectors along n / m
+    of the operand contiguous along it and broadcast the other; dot-m / dot-n take vector dot
+    products along k (lanes summed in a tree at the end: a reassociated sum) with a masked
+    last vector. Knobs rows, vecs, kblock. A dynamic M also gets axpy-n behind an affine.if
+    for at most `small-m` rows at run time (knobs small-m, small-parallel).
     """
 
     name = "contraction-microkernel"
