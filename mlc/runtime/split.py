@@ -8,7 +8,7 @@ part and declared in the other. A module this does not understand (aliases, comd
 globals, metadata that names globals, discardable linkages, ...) is not split: the caller
 compiles it whole.
 
-    parts, reason = split_module(text, max_parts=8)   # [] and a reason when not split
+    parts, why = split_module(text, max_parts=8)   # [] and the reason when not split
 """
 
 from __future__ import annotations
@@ -99,18 +99,20 @@ def _scan(text: str) -> list[_Item]:
         line = lines[i]
         head = line[:1]
         if line.startswith("define "):
-            if not line.rstrip().endswith("{"):
-                raise _Unsplittable("a function header spanning several lines")
-            j = i + 1
+            h = i  # a header may span lines (parameters one per line): joined into one
+            while h < n and not lines[h].rstrip().endswith("{"):
+                h += 1
+            header = " ".join(x.strip() for x in lines[i : h + 1])
+            j = h + 1
             while j < n and lines[j] != "}":
                 j += 1
-            if j == n:
+            if j >= n:
                 raise _Unsplittable("a function body not closed by a '}' line")
-            syms = _symbols(line)
+            syms = _symbols(header)
             if not syms:
                 raise _Unsplittable("a function without a name")
-            linkage = _prefix_words(line.split(), 1)[0] or "external"
-            items.append(_Item("function", lines[i : j + 1], syms[0][0], linkage))
+            linkage = _prefix_words(header.split(), 1)[0] or "external"
+            items.append(_Item("function", [header, *lines[h + 1 : j + 1]], syms[0][0], linkage))
             i = j + 1
             continue
         if head == "@":
@@ -230,18 +232,19 @@ class _Sets:
             self.parent[rb] = ra
 
 
-def split_module(text: str, max_parts: int) -> tuple[list[Part], str]:
+def split_module(text: str, max_parts: int, min_lines: int | None = None) -> tuple[list[Part], str]:
     """At most `max_parts` parts of the module `text`, or ([], why) when it is not split
-    (one part only, or a construct the splitter does not handle)."""
+    (one part only, or a construct the splitter does not handle). A group of functions under
+    `min_lines` lines (default `MIN_PART_LINES`) does not count towards the parts."""
     if max_parts < 2:
         return [], "one compile thread"
     try:
-        return _split(text, max_parts)
+        return _split(text, max_parts, MIN_PART_LINES if min_lines is None else min_lines)
     except _Unsplittable as e:
         return [], f"not split: {e}"
 
 
-def _split(text: str, max_parts: int) -> tuple[list[Part], str]:
+def _split(text: str, max_parts: int, min_lines: int) -> tuple[list[Part], str]:
     items = _scan(text)
     defined = {it.name: it for it in items if it.kind != "common"}
     functions = [it for it in items if it.kind == "function"]
@@ -270,7 +273,7 @@ def _split(text: str, max_parts: int) -> tuple[list[Part], str]:
     for it in functions:
         root = sets.find(it.name)
         sizes[root] = sizes.get(root, 0) + len(it.lines)
-    big = sum(1 for s in sizes.values() if s >= MIN_PART_LINES)
+    big = sum(1 for s in sizes.values() if s >= min_lines)
     nparts = min(max_parts, max(big, 1), len(sizes))
     if nparts < 2:
         return [], "one part (functions that call each other stay together)"

@@ -97,7 +97,8 @@ exit:
   ret void
 }
 
-define void @main(ptr %xa, ptr noalias %x, i64 %xo, i64 %n, i64 %xs, ptr %ya, ptr noalias %y, i64 %yo, i64 %yn, i64 %ys) {
+define void @main(ptr %xa, ptr noalias %x, i64 %xo, i64 %n, i64 %xs,
+                  ptr %ya, ptr noalias %y, i64 %yo, i64 %yn, i64 %ys) {
 entry:
   %c = alloca %ctx
   %xp = getelementptr %ctx, ptr %c, i32 0, i32 0
@@ -189,10 +190,15 @@ def test_split_declines_what_it_does_not_handle(small_parts: None, extra: str, r
     assert parts == [] and why.startswith("not split") and reason in why
 
 
-def test_split_multiline_header_is_not_split(small_parts: None) -> None:
-    text = PROGRAM.replace("define void @main(ptr %xa,", "define void @main(ptr %xa,\n   ")
-    parts, why = split_module(text, 8)
-    assert parts == [] and "several lines" in why
+def test_split_multiline_header(small_parts: None) -> None:
+    text = PROGRAM.replace(
+        "define internal void @body_b(i64 %begin,", "define internal void @body_b(\n  i64 %begin,"
+    )
+    main = _parts(text)["body_a,main,one"]
+    assert "declare hidden void @body_b(i64, i64, ptr)" in main
+    m = JitModule(text, SIG, compile_threads=2)
+    assert m.engine.split == "split into 2 parts"
+    _run(m)
 
 
 def test_split_declaration_keeps_the_abi(small_parts: None) -> None:
