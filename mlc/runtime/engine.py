@@ -1,6 +1,7 @@
 """LLVM IR text -> native code: llvmlite parses the IR, checks the entry functions against
-their `Signature`s, adds one packed-argument wrapper per entry, optimizes for the host CPU (O0-O3
-with loop and SLP vectorization) and JIT-compiles with MCJIT.
+their `Signature`s, adds one packed-argument wrapper per entry, splits the module into parts
+(`mlc.runtime.split`) that are optimized for the host CPU (O0-O3 with loop and SLP vectorization)
+and compiled to object code on several threads, and links the objects with MCJIT.
 """
 
 from __future__ import annotations
@@ -648,8 +649,8 @@ class Engine:
                     mod = self._checked_module(source, ctx)
             if not stats:
                 self.threads = self._max_parts = 1
+                functions = tuple(f.name for f in mod.functions if not f.is_declaration)
                 objects = [self._compile_whole(mod, ctx)]
-                functions = tuple(sorted(self.signatures))
                 stats = [PartStats(functions, source.count("\n"), objects[0][1], objects[0][2])]
         finally:
             ctx.close()  # every module in it is closed by now
