@@ -33,6 +33,7 @@ _OPEN = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _CUT_AFTER_PARAMS = re.compile(
     r"\s(?:section|partition|comdat|align|gc|prefix|prologue|personality)\b|\s!|\s*\{\s*$"
 )
+_TOP_LEVEL = ("define ", "declare ", "@", "}", "attributes ", "!", "%", "target ")
 # A function smaller than this (in lines) is not worth a part (and the LLVM set-up) of its own.
 MIN_PART_LINES = 32
 
@@ -99,9 +100,13 @@ def _scan(text: str) -> list[_Item]:
         line = lines[i]
         head = line[:1]
         if line.startswith("define "):
+            if "{" in line and not line.rstrip().endswith("{"):
+                raise _Unsplittable("a function defined on one line")
             h = i  # a header may span lines (parameters one per line): joined into one
             while h < n and not lines[h].rstrip().endswith("{"):
                 h += 1
+                if h < n and lines[h].startswith(_TOP_LEVEL):
+                    raise _Unsplittable("a function defined on one line")
             header = " ".join(x.strip() for x in lines[i : h + 1])
             j = h + 1
             while j < n and lines[j] != "}":

@@ -183,6 +183,7 @@ def test_split_small_functions_stay_whole() -> None:
         ("define linkonce_odr void @odr() {\n  ret void\n}", "linkonce_odr linkage"),
         ('module asm "nop"', "unrecognized top-level"),
         ("$c = comdat any", "unrecognized top-level"),
+        ("define void @tiny() { ret void }", "on one line"),
     ],
 )
 def test_split_declines_what_it_does_not_handle(small_parts: None, extra: str, reason: str) -> None:
