@@ -5,7 +5,7 @@ func.call (private callees refined or specialized per call-site signature), and
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import mlc.dialects.graph as G
@@ -430,12 +430,17 @@ class _Refiner:
         self.funcs = funcs
         self.original: dict[Value, A.Type] = {}
         self.num_refined = 0
+        # Values refined since the last drain, and callees of the calls refined since then:
+        # the interprocedural fixpoint propagates from these instead of re-sweeping bodies.
+        self.changed: list[Value] = []
+        self.callees: list[Operation] = []
 
     def set_type(self, v: Value, t: A.Type) -> None:
         if v not in self.original:
             self.original[v] = v.type
         v.type = t
         self.num_refined += 1
+        self.changed.append(v)
 
     def refine_block(self, block: Block) -> None:
         for op in block:
@@ -523,6 +528,7 @@ class _Refiner:
         callee = self.funcs.get(ref.root) if type(ref) is A.SymbolRefAttr else None  # type: ignore
         if callee is None:
             return
+        self.callees.append(callee)
         want = callee.func_type.results  # type: ignore[attr-defined]
         for i, (r, t) in enumerate(zip(op.results, want)):
             new = refine_type(r.type, t)
@@ -587,9 +593,10 @@ class GraphShapeInferencePass(Pass):
         }
         recursive = _recursive(funcs, calls)
         state = _State(refiner, funcs, calls, fixed_args)
-        state.fixpoint(list(funcs.values()))
+        order = _callers_first(funcs, calls)
+        state.fixpoint(order)
         # Specialize private callees whose call sites disagree, callers first.
-        for f in _callers_first(funcs, calls):
+        for f in order:
             if f in fixed_args or f in recursive or f.parent is None:
                 continue
             sites = [c for c in calls.get(f, ()) if c.parent is not None]
@@ -614,7 +621,8 @@ class GraphShapeInferencePass(Pass):
                 for c in members:
                     c.set_attr("callee", ref)
                 calls[clone] = members
-                calls[f] = [c for c in calls[f] if c not in members]
+                moved = set(members)
+                calls[f] = [c for c in calls[f] if c not in moved]
                 for nested in clone.walk():
                     if type(nested) is CallOp:
                         callee = funcs.get(nested.get_attr("callee").root)  # type: ignore
@@ -638,7 +646,13 @@ class GraphShapeInferencePass(Pass):
 
 class _State:
     """The interprocedural fixpoint: refine bodies, propagate results to callers and call-site
-    types to private callees' arguments, until nothing changes."""
+    types to private callees' arguments, until nothing changes.
+
+    Each function body is swept once per `fixpoint` seed; later changes (a callee's results,
+    a caller's operand types) are propagated sparsely from the values they refine to their
+    users, so a function with many calls is not re-swept per callee (which was quadratic).
+    A value's type only gets more refined, so each use is revisited a bounded number of times.
+    """
 
     def __init__(
         self,
@@ -651,49 +665,76 @@ class _State:
         self.funcs = funcs
         self.calls = calls
         self.fixed_args = fixed_args
-
-    def caller_of(self, call: Operation) -> Operation | None:
-        op = call.parent_op
-        while op is not None and type(op) is not FuncOp:
-            op = op.parent_op
-        return op
+        self.swept: set[Operation] = set()
+        # Pending work of the propagation, in insertion order (dicts as ordered sets).
+        self.results_dirty: dict[Operation, None] = {}
+        self.args_dirty: dict[Operation, None] = {}
 
     def fixpoint(self, seed: list[Operation]) -> None:
-        for f in seed:
-            if f not in self.fixed_args:
-                self._refine_args(f)
-        worklist = list(reversed(seed))
-        queued = set(worklist)
+        """Sweep the functions of `seed` (callers before callees, so that arguments are refined
+        from final call sites where possible), then propagate what changed until stable."""
         refiner = self.refiner
-        while worklist:
-            f = worklist.pop()
-            queued.discard(f)
+        for f in seed:
             if f.parent is None or f.is_declaration:  # type: ignore[attr-defined]
                 continue
+            if f not in self.fixed_args:
+                self._refine_args(f)
+            del refiner.callees[:]
             for block in f.regions[0].blocks:
                 refiner.refine_block(block)
-            changed_results = self._refine_results(f)
-            if changed_results:
-                for c in self.calls.get(f, ()):
-                    g = self.caller_of(c)
-                    if g is not None and g not in queued:
-                        queued.add(g)
-                        worklist.append(g)
-            for g in self._callees(f):
-                if g in self.fixed_args or not self._refine_args(g):
-                    continue
-                if g not in queued:
-                    queued.add(g)
-                    worklist.append(g)
+            # The sweep visited every use of what it refined in `f`, except in returns and
+            # calls: those are the function's results and its callees' arguments.
+            del refiner.changed[:]
+            self.swept.add(f)
+            self.results_dirty[f] = None
+            for g in refiner.callees:
+                if g in self.swept and g not in self.fixed_args:
+                    self.args_dirty[g] = None
+        self._propagate()
 
-    def _callees(self, f: Operation) -> Iterator[Operation]:
-        seen = set()
-        for op in f.walk():
-            if type(op) is CallOp:
-                g = self.funcs.get(op.get_attr("callee").root)  # type: ignore[union-attr]
-                if g is not None and g not in seen:
-                    seen.add(g)
-                    yield g
+    def _propagate(self) -> None:
+        refiner = self.refiner
+        changed = refiner.changed
+        while True:
+            while changed:
+                self._visit_users(changed.pop())
+            if self.results_dirty:
+                f = next(iter(self.results_dirty))
+                del self.results_dirty[f]
+                if f.parent is not None and self._refine_results(f):
+                    for c in self.calls.get(f, ()):
+                        if c.parent is not None:
+                            refiner.refine_op(c)
+                continue
+            if self.args_dirty:
+                g = next(iter(self.args_dirty))
+                del self.args_dirty[g]
+                if g.parent is not None:
+                    self._refine_args(g)
+                continue
+            return
+
+    def _visit_users(self, v: Value) -> None:
+        """Re-refine the users of `v`, whose type was just refined."""
+        refiner = self.refiner
+        for use in list(v.uses):
+            user = use.owner
+            cls = type(user)
+            if cls is ReturnOp:
+                f = user.parent_op
+                if type(f) is FuncOp:
+                    self.results_dirty[f] = None
+            elif cls is CallOp:
+                ref = user.get_attr("callee")
+                g = self.funcs.get(ref.root) if type(ref) is A.SymbolRefAttr else None  # type: ignore
+                if g is not None and g not in self.fixed_args:
+                    self.args_dirty[g] = None
+            elif cls is G.YieldOp:
+                parent = user.parent_op
+                if type(parent) is G.FusedOp:
+                    refiner.refine_op(parent)
+            else:
+                refiner.refine_op(user)
 
     def _refine_results(self, f: Operation) -> bool:
         returns = [b.last for b in f.regions[0].blocks if type(b.last) is ReturnOp]
@@ -768,16 +809,17 @@ def _call_sites(
 
 def _edges(
     funcs: dict[str, Operation], calls: dict[Operation, list[Operation]]
-) -> dict[Operation, set[Operation]]:
-    """Caller -> callees."""
-    edges: dict[Operation, set[Operation]] = {f: set() for f in funcs.values()}
+) -> dict[Operation, dict[Operation, None]]:
+    """Caller -> callees (ordered sets, so that the orders derived from them are deterministic;
+    a set of ops iterates in address order)."""
+    edges: dict[Operation, dict[Operation, None]] = {f: {} for f in funcs.values()}
     for callee, sites in calls.items():
         for c in sites:
             op = c.parent_op
             while op is not None and type(op) is not FuncOp:
                 op = op.parent_op
             if op is not None:
-                edges.setdefault(op, set()).add(callee)
+                edges.setdefault(op, {})[callee] = None
     return edges
 
 
@@ -788,8 +830,9 @@ def _recursive(
 
     edges = _edges(funcs, calls)
     nodes = list(funcs.values())
+    position = {f: i for i, f in enumerate(nodes)}
     out: set[Operation] = set()
-    for comp in _sccs(nodes, {f: sorted(edges[f], key=nodes.index) for f in nodes}):
+    for comp in _sccs(nodes, {f: sorted(edges[f], key=position.__getitem__) for f in nodes}):
         if len(comp) > 1 or comp[0] in edges[comp[0]]:
             out.update(comp)
     return out

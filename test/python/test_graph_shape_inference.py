@@ -442,3 +442,54 @@ def test_examples(name: str, classes: str | None) -> None:
     after = run(module, "main", *inputs)
     for b, a in zip(before, after):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def _call_chain(n: int) -> str:
+    """A public function calling n private generic functions in a chain (callers first)."""
+    u = "tensor<*xf32>"
+    body = [f"  %c = tensor.cast %x : tensor<4x8xf32> to {u}"]
+    v = "%c"
+    for i in range(n):
+        body.append(f"  %v{i} = call @f{i}({v}) : ({u}) -> {u}")
+        v = f"%v{i}"
+    funcs = [
+        "func.func @main(%x: tensor<4x8xf32>) -> tensor<*xf32> {\n"
+        + "\n".join(body)
+        + f"\n  return {v} : {u}\n}}"
+    ]
+    for i in range(n):
+        funcs.append(
+            f"func.func private @f{i}(%a: {u}) -> {u} {{\n"
+            f"  %0 = graph.relu %a : {u}\n  return %0 : {u}\n}}"
+        )
+    return "\n".join(funcs) + "\n"
+
+
+def _refine_op_calls(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    from mlc.passes import graph_shape_inference as gsi
+
+    count = 0
+    original = gsi._Refiner.refine_op
+
+    def counted(self: object, op: object) -> None:
+        nonlocal count
+        count += 1
+        original(self, op)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gsi._Refiner, "refine_op", counted)
+    module = mlc.parse(text)
+    mlc.run_pipeline(module, PIPELINE)
+    return count
+
+
+def test_call_chain_work_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each callee's refined result used to re-sweep the whole caller (quadratic in the calls);
+    # now only the uses of what changed are revisited.
+    small = _refine_op_calls(_call_chain(25), monkeypatch)
+    big = _refine_op_calls(_call_chain(100), monkeypatch)
+    assert big <= 4.5 * small, (small, big)
+    module = mlc.parse(_call_chain(3))
+    mlc.run_pipeline(module, PIPELINE)
+    text = str(module)
+    assert "func.func private @f2(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32>" in text
+    assert "func.func @main(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> {" in text
