@@ -4,6 +4,7 @@ path) against NumPy/OpenBLAS, single-threaded and with 2 threads, in one run.
     python bench/matmul.py            # N = 256, 512, 1024, 2048 and skinny shapes, 1 and 2 threads
     python bench/matmul.py --quick    # without N = 2048, fewer repeats
     python bench/matmul.py --threads 1
+    python bench/matmul.py --shapes 1x784x512 2048x100x1   # a subset (M x K x N)
 
 Each thread count runs in its own worker process that sets OPENBLAS_NUM_THREADS (and OMP/MKL)
 before NumPy loads its BLAS; mlc gets the same count through `mlc.compile(..., threads=T)`.
@@ -32,6 +33,7 @@ SHAPES = [
     (64, 784, 512),
     (1, 784, 512),
     (256, 512, 10),
+    (2048, 100, 1),  # a matrix-vector product (linreg_cg's X @ p)
 ]
 PEAK_PER_CORE = 72.0  # GFLOPS
 
@@ -112,8 +114,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="no N = 2048, fewer repeats")
     ap.add_argument("--threads", type=int, nargs="*", default=[1, 2])
+    ap.add_argument("--shapes", nargs="*", default=None, help="M x K x N shapes, e.g. 1x784x512")
     ap.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.shapes:
+        SHAPES[:] = [tuple(int(x) for x in s.split("x")) for s in args.shapes]  # type: ignore[misc]
     if args.worker is not None:
         worker(args.worker, args.quick)
         return
@@ -133,6 +138,8 @@ def main() -> None:
         cmd = [sys.executable, __file__, "--worker", str(threads)] + (
             ["--quick"] if args.quick else []
         )
+        if args.shapes:
+            cmd += ["--shapes", *args.shapes]
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             print(proc.stderr, file=sys.stderr)
