@@ -196,3 +196,34 @@ def test_lower_to_cpu_default_knobs(shape: tuple[int, int, int]) -> None:
     got = [mlc.compile(text, threads=t, opt_level=1).main(a, b, bias) for t in (1, 2)]
     np.testing.assert_allclose(got[0], expected, rtol=1e-4, atol=1e-3)
     assert np.array_equal(got[0], got[1])
+
+
+TRANSPOSED_B_DYNAMIC = """
+func.func @main(%x: tensor<3x?xf32>, %w: tensor<?x?xf32>, %bias: tensor<?xf32>) -> tensor<3x?xf32> {
+  %wt = graph.transpose %w {perm = array<i64: 1, 0>} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %0 = graph.matmul %x, %wt : (tensor<3x?xf32>, tensor<?x?xf32>) -> tensor<3x?xf32>
+  %1 = graph.add %0, %bias : (tensor<3x?xf32>, tensor<?xf32>) -> tensor<3x?xf32>
+  %2 = graph.relu %1 : tensor<3x?xf32>
+  return %2 : tensor<3x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("kernel", ["axpy-n", "dot-n"])
+@pytest.mark.parametrize("parallel", ["none", "jc", "ic"])
+def test_dynamic_n_and_k(kernel: str, parallel: str) -> None:
+    """Dynamic K and N (every tile and tail behind run-time bounds), an empty K included."""
+    text = _matmul("3", "?", "?", "bias,relu") if kernel == "axpy-n" else TRANSPOSED_B_DYNAMIC
+    assert kernel in _domain(text, "kernel", 16)
+    site = _site(text, 16)
+    knobs = {f"{site}/kernel": kernel, f"{site}/parallel": parallel}
+    compiled = mlc.compile(text, pipeline=_pipeline(16), knobs=knobs, threads=2, opt_level=1)
+    rng = np.random.default_rng(3)
+    for k, n in [(37, 45), (1, 1), (0, 20), (100, 130)]:
+        a = rng.standard_normal((3, k)).astype(np.float32)
+        b = rng.standard_normal((k, n)).astype(np.float32)
+        bias = rng.standard_normal(n).astype(np.float32)
+        w = b if kernel == "axpy-n" else np.ascontiguousarray(b.T)
+        np.testing.assert_allclose(
+            compiled.main(a, w, bias), np.maximum(a @ b + bias, 0), rtol=1e-4, atol=1e-4
+        )
