@@ -1,6 +1,10 @@
 // RUN: mlc-opt %s -split-input-file -p 'builtin.module(func.func(affine-vectorize{vector-bits=256},canonicalize))' | filecheck %s
 // RUN: mlc-opt %s -split-input-file -p 'builtin.module(func.func(affine-vectorize{vector-bits=256 accumulators=1},canonicalize))' | filecheck %s --check-prefix=ONE
 // RUN: not mlc-opt %s -split-input-file -p 'builtin.module(func.func(affine-vectorize{accumulators=3}))' 2>&1 | filecheck %s --check-prefix=BAD
+// RUN: mlc-opt %s -p 'builtin.module(func.func(affine-vectorize{vector-bits=256}))' --dump-knobs=%t.json -o /dev/null
+// RUN: filecheck %s --check-prefix=DUMP --input-file=%t.json
+// RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); json.dump({k['key']: 3 for k in d['knobs'] if k['knob'] == 'accumulators'}, sys.stdout)" %t.json > %t.bad.json
+// RUN: not mlc-opt %s -p 'builtin.module(func.func(affine-vectorize{vector-bits=256}))' --knobs=%t.bad.json 2>&1 | filecheck %s --check-prefix=DOMAIN
 
 // Knob `accumulators` (default 4): a reduction loop carries several partial-result vectors,
 // so consecutive vectors combine into independent dependence chains.
@@ -12,6 +16,16 @@
 // ONE-NEXT: vector.reduction <add>
 // ONE-NEXT: return
 // BAD: accumulators must be 1, 2, 4 or 8, got 3
+// DUMP: "key": "@sum_static/affine.for:{{.+}}/0/accumulators",
+// DUMP: "pass": "affine-vectorize",
+// DUMP: "knob": "accumulators",
+// DUMP: "options": [
+// DUMP-NEXT: 1,
+// DUMP-NEXT: 2,
+// DUMP-NEXT: 4,
+// DUMP-NEXT: 8
+// DUMP: "default": 4,
+// DOMAIN: error: value 3 of knob '@sum_static/affine.for:{{.+}}/0/accumulators' is outside its domain choice[1, 2, 4, 8]
 
 // A float sum over 1000 elements: a main loop of four 8-lane partial sums (step 32) up to
 // 992, the partial sums combined pairwise, one more vector (992..1000) on the combined sum,
