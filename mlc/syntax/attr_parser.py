@@ -97,13 +97,14 @@ class AttrParser:
         ctx: Context | None = None,
         allow_unregistered: bool = False,
         line_offset: int = 0,
+        line_ops: bool = False,
     ) -> None:
         if ctx is None:
             from mlc.ir.context import default_context
 
             ctx = default_context()
         self.text = text
-        self.toks, self.starts = tokenize(text)
+        self.toks, self.starts = tokenize(text, 0, line_ops)
         self.i = 0
         self.filename = filename
         self.line_offset = line_offset

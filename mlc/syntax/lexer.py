@@ -11,7 +11,19 @@ from bisect import bisect_right
 from itertools import accumulate, compress, repeat
 from operator import add, not_
 
-__all__ = ["TOKEN", "tokenize", "line_starts", "line_col", "EOF", "EOF_PADDING", "unescape_string"]
+__all__ = [
+    "CUSTOM_LINE_OP",
+    "LINE_OP_PARTS",
+    "TOKEN",
+    "TOKEN_LINES",
+    "split_custom_line",
+    "tokenize",
+    "line_starts",
+    "line_col",
+    "EOF",
+    "EOF_PADDING",
+    "unescape_string",
+]
 
 EOF = ""
 """The spelling of the end-of-input token (the last entries of every token list)."""
@@ -40,14 +52,60 @@ TOKEN = re.compile(
 )
 
 
-def tokenize(text: str, base: int = 0) -> tuple[list[str], list[int]]:
-    """Split `text` into token spellings and their start offsets (plus `base`).
+# A whole generic op on one line, made one "line op" token (spelled from the newline before it
+# to the end of its line) that the parser reads with `LINE_OP_PARTS` instead of ~20 tokens:
+# `%r = "d.op"(%a, %b) <{props}> {attrs} : (types) -> type(s)` without strings, regions,
+# successors, locations, comments or `#n` uses. A line op token starts with "\n", which no
+# other token does; the parser accepts one only where an op starts, and a parse that fails
+# with line ops is redone with the plain lexer (so they never change what is accepted).
+_SSA = r"%[A-Za-z0-9$._\-]+"
+_DICT = r'\{[^"{}\n%/]*\}'
+_ANGLE = r'[^<>\n"{}%/]*'
+_TYPE = rf"[A-Za-z!][A-Za-z0-9_.$]*(?:<{_ANGLE}(?:<{_ANGLE}(?:<{_ANGLE}>{_ANGLE})*>{_ANGLE})*>)?"
+_TYPES = rf"\((?:{_TYPE}(?:[ \t]*,[ \t]*{_TYPE})*)?\)"
+LINE_OP_PARTS = re.compile(
+    rf"\n[ \t]*(?:(?P<res>{_SSA})[ \t]*=[ \t]*)?"
+    r'(?P<name>"[A-Za-z_][A-Za-z0-9_$.]*")'
+    rf"\((?P<ops>(?:{_SSA}(?:[ \t]*,[ \t]*{_SSA})*)?)\)"
+    rf"(?:[ \t]*<(?P<props>{_DICT})>)?(?:[ \t]*(?P<attrs>{_DICT}))?"
+    rf"[ \t]*:[ \t]*(?P<sig>{_TYPES}[ \t]*->[ \t]*(?:{_TYPE}|{_TYPES})[ \t\r]*)(?=\n)"
+)
+# A custom-form op alone on its line whose tokens are SSA names, bare identifiers, integers,
+# `=`, `,` and `:` (`%5 = arith.addi %4, %2 : i32`): the parser gets its plain tokens from
+# `split_custom_line` (str methods, no regex per token); each item ends where the plain
+# lexer ends its token (`%5x` or `4x` are not such lines).
+_EXACT_SSA = r"%(?:[0-9]+|[A-Za-z$._\-][A-Za-z0-9$._\-]*)(?![A-Za-z0-9$._\-#])"
+_ID = r"[A-Za-z_][A-Za-z0-9_$.]*"
+_ITEM = rf"(?:{_EXACT_SSA}|[0-9]+(?![0-9A-Za-z_.$])|{_ID})"
+CUSTOM_LINE_OP = re.compile(
+    rf"\n[ \t]*(?:{_EXACT_SSA}[ \t]*=[ \t]*)?{_ID}"
+    rf"(?:[ \t]+{_ITEM}(?:[ \t]*,[ \t]*{_ITEM})*)?[ \t]*:[ \t]*{_ID}[ \t\r]*(?=\n)"
+)
+# Both patterns without groups (re.split returns every group), tried first.
+TOKEN_LINES = re.compile(
+    "("
+    + re.sub(r"\(\?P<[a-z]+>", "(?:", LINE_OP_PARTS.pattern)
+    + "|"
+    + CUSTOM_LINE_OP.pattern
+    + "|"
+    + TOKEN.pattern[1:]
+)
+
+
+def split_custom_line(tok: str) -> list[str]:
+    """The plain tokens of a custom line op token (see `CUSTOM_LINE_OP`)."""
+    return tok.replace(",", " , ").replace("=", " = ").replace(":", " : ").split()
+
+
+def tokenize(text: str, base: int = 0, line_ops: bool = False) -> tuple[list[str], list[int]]:
+    """Split `text` into token spellings and their start offsets (plus `base`); with
+    `line_ops`, a generic op alone on its line is one token (see `LINE_OP_PARTS`).
 
     The token list ends with `1 + EOF_PADDING` EOF tokens (`""`) at the end of the text, so
     that the parser may look a few tokens ahead without bounds checks. Runs in C except for a
     handful of calls, whatever the size of the input.
     """
-    parts = TOKEN.split(text)
+    parts = (TOKEN_LINES if line_ops else TOKEN).split(text)
     # parts = [space, tok, space, tok, ..., space]: a token starts where the space before ends.
     starts = list(accumulate(map(len, parts), initial=base))[1::2]
     toks = parts[1::2]

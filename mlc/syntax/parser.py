@@ -19,7 +19,7 @@ from mlc.ir.context import Context
 from mlc.ir.core import Block, BlockArgument, Operation, Region, UnregisteredOp, Value
 from mlc.ir.opdef import OperationState
 from mlc.syntax.attr_parser import AttrParser, float_from_bits
-from mlc.syntax.lexer import EOF
+from mlc.syntax.lexer import EOF, EOF_PADDING, LINE_OP_PARTS, tokenize
 
 __all__ = [
     "Argument",
@@ -32,6 +32,7 @@ __all__ = [
 ]
 
 _tuple_new = tuple.__new__
+_LINE_OP_PARTS = LINE_OP_PARTS
 _FileLineColLoc = A.FileLineColLoc
 _DELIMITERS = {
     "paren": ("(", ")"),
@@ -39,6 +40,41 @@ _DELIMITERS = {
     "angle": ("<", ">"),
     "brace": ("{", "}"),
 }
+
+
+_EOF_TAIL = [EOF] * (1 + EOF_PADDING)
+_new_list = list.__new__
+
+
+class _LineStarts(list):
+    """Token offsets of a custom line op token past its first `skip` tokens, lexed with the
+    plain lexer on first use (only errors and forward references ask)."""
+
+    __slots__ = ("_line",)  # (start of the token, its text, tokens before the list's first)
+
+    def _fill(self) -> None:
+        start, tok, skip = self._line
+        list.extend(self, tokenize(tok + "\n", start)[1][skip:])
+
+    def __getitem__(self, k: Any) -> Any:
+        if not list.__len__(self):
+            self._fill()
+        return list.__getitem__(self, k)
+
+    def __setitem__(self, k: Any, v: Any) -> None:
+        if not list.__len__(self):
+            self._fill()
+        list.__setitem__(self, k, v)
+
+    def __len__(self) -> int:
+        if not list.__len__(self):
+            self._fill()
+        return list.__len__(self)
+
+    def __iter__(self) -> Any:
+        if not list.__len__(self):
+            self._fill()
+        return list.__iter__(self)
 
 
 class UnresolvedOperand(tuple):
@@ -120,6 +156,7 @@ class Parser(AttrParser):
         ctx: Context | None = None,
         allow_unregistered: bool = False,
         line_offset: int = 0,
+        line_ops: bool = False,
     ) -> None:
         super().__init__(
             text,
@@ -127,6 +164,7 @@ class Parser(AttrParser):
             ctx=ctx,
             allow_unregistered=allow_unregistered,
             line_offset=line_offset,
+            line_ops=line_ops,
         )
         self.values: dict[str, Value] = {}
         self.fwd: dict[str, Value] = {}
@@ -225,10 +263,30 @@ class Parser(AttrParser):
 
     # -- operations -----------------------------------------------------------------------------
 
+    def _op_loc(self, name_pos: int) -> A.Location:
+        """The location of an op whose name starts at `name_pos` (the line-hint search of
+        `_parse_op`, for line op tokens)."""
+        lines = self._lines
+        line = self._line_hint
+        if lines[line - 1] <= name_pos:
+            if line < self._line_count and lines[line] <= name_pos:
+                line += 1
+                if line < self._line_count and lines[line] <= name_pos:
+                    line = bisect_right(lines, name_pos)
+        else:
+            line = bisect_right(lines, name_pos)
+        self._line_hint = line
+        col = name_pos - lines[line - 1] + 1 if self._ascii else self.byte_column(line, name_pos)
+        return _FileLineColLoc(self.filename, line + self.line_offset, col)
+
     def _parse_op(self) -> Operation:
         toks = self.toks
         i = self.i
         tok = toks[i]
+        if tok[:1] == "\n":
+            if '"' in tok:
+                return self._parse_line_op(tok)
+            return self._parse_custom_line(tok)
         start = self.starts[i]
         results: Any = None
         if tok[:1] == "%":
@@ -273,6 +331,94 @@ class Parser(AttrParser):
                 values[results] = res[0]
             else:
                 self._bind_results(results, op, start)
+        return op
+
+    def _parse_line_op(self, tok: str) -> Operation:
+        """A line op token (see `mlc.syntax.lexer.LINE_OP_PARTS`): a generic op built from
+        the memos of its property dict and signature; anything else (a first occurrence, a
+        forward reference, an error) goes through `_parse_line_tokens`, the token path."""
+        start = self.starts[self.i]
+        m = _LINE_OP_PARTS.match(self.text, start)
+        cls = self._generic_cache.get(m["name"][1:-1], False)  # type: ignore[index]
+        uses = m["ops"]  # type: ignore[index]
+        values = self.values
+        try:
+            sig = self._sig_cache[m["sig"]]  # type: ignore[index]
+            if cls is False or cls is None:
+                raise KeyError
+            operands = [values[u.strip()] for u in uses.split(",")] if uses else []
+            inputs, outputs, _ = sig
+            if [v.type for v in operands] != inputs:
+                raise KeyError
+            props = m["props"]  # type: ignore[index]
+            attrs = self._dict_cache[props].copy() if props else None
+            extra = m["attrs"]  # type: ignore[index]
+            if extra:
+                extra_attrs = self._dict_cache[extra]
+                if attrs:
+                    attrs.update(extra_attrs)
+                else:
+                    attrs = extra_attrs.copy()
+        except KeyError:
+            return self._parse_line_tokens(tok)
+        op = cls.create(operands, outputs, attrs, (), (), self._op_loc(start + tok.find('"')))
+        self.i += 1
+        res = m["res"]  # type: ignore[index]
+        if res is not None:
+            if len(op.results) == 1 and res not in values and not self.fwd:
+                values[res] = op.results[0]
+            else:
+                self._bind_results(res, op, self.starts[self.i - 1] + tok.find("%"))
+        return op
+
+    def _parse_custom_line(self, tok: str) -> Operation:
+        """A custom line op token (see `mlc.syntax.lexer.CUSTOM_LINE_OP`): the op's format
+        fast path reads the line's plain tokens, split by str methods; their offsets are only
+        computed if something asks (an error, a forward reference)."""
+        parts = tok.replace(",", " , ").replace("=", " = ").replace(":", " : ").split()
+        k = 2 if parts[1] == "=" else 0
+        name = parts[k]
+        entry = self._custom_ops.get(name)
+        if entry is None or entry[2] is None:
+            return self._parse_line_tokens(tok)
+        toks, starts, i = self.toks, self.starts, self.i
+        start = starts[i]
+        loc = self._op_loc(start + tok.find(name, tok.find("=") + 1 if k else 0))
+        sub = parts[k + 1 :]
+        sub += _EOF_TAIL
+        self.toks = sub
+        lazy = self.starts = _new_list(_LineStarts)
+        lazy._line = (start, tok, k + 1)
+        self.i = 0
+        self._region_dialect = entry[1]
+        try:
+            op = entry[2](entry[0], self, loc)
+            if self.toks[self.i] != EOF:  # the plain parse decides what this is
+                raise self.expected("expected operation name in quotes")
+        finally:
+            self.toks, self.starts = toks, starts
+        self.i = i + 1
+        if k:
+            name = parts[0]  # the result
+            values = self.values
+            if len(op.results) == 1 and name not in values and not self.fwd:
+                values[name] = op.results[0]
+            else:
+                self._bind_results(name, op, start + tok.find("%"))
+        return op
+
+    def _parse_line_tokens(self, tok: str) -> Operation:
+        """Parse line op token `tok` as the plain lexer's tokens of its text would be."""
+        toks, starts, i = self.toks, self.starts, self.i
+        self.toks, self.starts = tokenize(tok + "\n", starts[i])
+        self.i = 0
+        try:
+            op = self._parse_op()
+            if self.toks[self.i] != EOF:  # cannot happen: the plain parse decides if it does
+                raise self.expected("expected operation name in quotes")
+        finally:
+            self.toks, self.starts = toks, starts
+        self.i = i + 1
         return op
 
     def _parse_result_groups(self) -> list[tuple[str, int, int]]:
@@ -1176,17 +1322,31 @@ def parse_module(
     Raises `mlc.ParseError` with a located diagnostic on bad input.
     """
     register_source(filename, "\n" * line_offset + text if line_offset else text)
+    made: list[Parser] = []
 
-    def make() -> Parser:
-        return Parser(
+    def make(line_ops: bool = True) -> Parser:
+        parser = Parser(
             text,
             filename=filename,
             ctx=ctx,
             allow_unregistered=allow_unregistered,
             line_offset=line_offset,
+            line_ops=line_ops,
         )
+        made.append(parser)
+        return parser
 
-    return _run(make, lambda p: p.parse_top_level(implicit_module))
+    def parse(p: Parser) -> Operation:
+        return p.parse_top_level(implicit_module)
+
+    try:
+        return _run(make, parse)
+    except ParseError:
+        # Line op tokens are read where an op starts; anywhere else they are an error the
+        # plain tokens may not be. Bad input is rare: the plain lexer decides it.
+        if not made or not any(tok[:1] == "\n" for tok in made[0].toks):
+            raise
+    return _run(lambda: make(False), parse)
 
 
 def _parse_whole(

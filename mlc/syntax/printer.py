@@ -28,6 +28,8 @@ __all__ = ["Printer", "print_op", "attr_to_str", "escape_string", "keyword_or_st
 
 UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
 UNKNOWN_BLOCK = "<<UNKNOWN BLOCK>>"
+_MEMO_LIMIT = 4096
+"""Entries kept per print session in each memo of generic-form pieces."""
 HEX_THRESHOLD = 100
 """Dense elements attributes with more elements than this (and not a splat) print as hex."""
 
@@ -341,7 +343,7 @@ class Printer:
     __slots__ = (
         "_out", "_names", "_heads", "_blocks", "_tstr", "_astr", "_indent", "_generic",
         "_debuginfo", "_aliasing", "_alias_recs", "_alias_roots", "_dialects", "_short",
-        "_short_caches", "_preds",
+        "_short_caches", "_preds", "_quoted", "_generic_attrs", "_signatures",
     )  # fmt: skip
 
     def __init__(
@@ -363,6 +365,11 @@ class Printer:
         self._short_caches: dict[str, _Cache] = {}
         self._short = self._short_cache("builtin")
         self._preds: dict[Block, list[Block]] = {}
+        # Generic-form pieces by what they depend on (attributes and types are uniqued):
+        # the quoted op name, ` <{props}>` and the ` {attrs}` split, and ` : (ins) -> outs`.
+        self._quoted = _Cache(escape_string)
+        self._generic_attrs: dict[tuple, tuple[str, dict[str, Attribute] | None]] = {}
+        self._signatures: dict[tuple, str] = {}
 
     # -- OpAsmPrinter ----------------------------------------------------------------------------
 
@@ -617,7 +624,7 @@ class Printer:
         out = self._out
         names = self._names
         operands = op._operands
-        text = lead + escape_string(op.name) + "("
+        text = lead + self._quoted[op.name] + "("
         if operands:
             text += ", ".join([names[u.value] for u in operands])
         text += ")"
@@ -628,13 +635,16 @@ class Printer:
         defaults = op._prop_defaults
         if defaults:  # MLIR's generic form spells out every property, defaults included
             attrs = {**defaults, **attrs} if attrs else defaults
-        discardable: dict[str, Attribute] | None = attrs
+        discardable: dict[str, Attribute] | None = None
         if attrs:
-            inherent = op._prop_names
-            if inherent and not inherent.isdisjoint(attrs):
-                props = {k: v for k, v in attrs.items() if k in inherent}
-                discardable = {k: v for k, v in attrs.items() if k not in inherent}
-                text += " <{" + self._dict_entries(props, ()) + "}>"
+            key = (op._prop_names, *attrs.items())
+            split = self._generic_attrs.get(key)
+            if split is None:
+                split = self._split_generic_attrs(op._prop_names, attrs)
+                if len(self._generic_attrs) < _MEMO_LIMIT:
+                    self._generic_attrs[key] = split
+            text += split[0]
+            discardable = split[1]
         if op.regions:
             out.append(text + " (")
             for i, region in enumerate(op.regions):
@@ -644,16 +654,33 @@ class Printer:
             text = ")"
         if discardable:
             text += " {" + self._dict_entries(discardable, ()) + "}"
-        tstr = self._tstr
-        text += " : (" + ", ".join([tstr[u.value.type] for u in operands]) + ") -> "
         res = op.results
+        key = (*[u.value.type for u in operands], None, *[r.type for r in res])
+        sig = self._signatures.get(key)
+        if sig is None:
+            sig = self._generic_signature(operands, res)
+            if len(self._signatures) < _MEMO_LIMIT:
+                self._signatures[key] = sig
+        out.append(text + sig)
+
+    def _split_generic_attrs(
+        self, inherent: frozenset[str], attrs: dict[str, Attribute]
+    ) -> tuple[str, dict[str, Attribute] | None]:
+        """` <{props}>` and the discardable attributes of a generic op's attribute dict."""
+        if inherent and not inherent.isdisjoint(attrs):
+            props = {k: v for k, v in attrs.items() if k in inherent}
+            discardable = {k: v for k, v in attrs.items() if k not in inherent}
+            return " <{" + self._dict_entries(props, ()) + "}>", discardable or None
+        return "", attrs
+
+    def _generic_signature(self, operands: Sequence[Any], res: Sequence[Value]) -> str:
+        tstr = self._tstr
+        text = " : (" + ", ".join([tstr[u.value.type] for u in operands]) + ") -> "
         if not res:
-            text += "()"
-        elif res[-1] is res[0] and type(res[0].type) is not A.FunctionType:
-            text += tstr[res[0].type]
-        else:
-            text += "(" + ", ".join([tstr[r.type] for r in res]) + ")"
-        out.append(text)
+            return text + "()"
+        if len(res) == 1 and type(res[0].type) is not A.FunctionType:
+            return text + tstr[res[0].type]
+        return text + "(" + ", ".join([tstr[r.type] for r in res]) + ")"
 
     def _collect_preds(self, region: Region) -> None:
         preds = self._preds
