@@ -84,7 +84,9 @@ Index = Constraint(_is_index, "index")
 AnyInteger = Constraint(lambda t: type(t) is A.IntegerType, "integer")
 AnySignlessInteger = Constraint(_is_signless_int, "signless integer")
 AnyFloat = Constraint(_is_float, "floating-point")
-SignlessIntegerOrIndex = Constraint(lambda t: _is_signless_int(t) or _is_index(t), "signless integer or index")
+SignlessIntegerOrIndex = Constraint(
+    lambda t: _is_signless_int(t) or _is_index(t), "signless integer or index"
+)
 SignlessIntegerLike = Constraint(
     _like(lambda t: _is_signless_int(t) or _is_index(t)),
     "signless-integer-like (integer, index, or vector/tensor of them)",
@@ -362,7 +364,9 @@ class SameOperandsAndResultShape(Trait):
 
     @staticmethod
     def verify(op: Operation) -> None:
-        shapes = [_shape_of(u.value.type) for u in op._operands] + [_shape_of(r.type) for r in op.results]
+        shapes = [_shape_of(u.value.type) for u in op._operands] + [
+            _shape_of(r.type) for r in op.results
+        ]
         ranked = [s for s in shapes if s is not None]
         if not ranked:
             return
@@ -405,7 +409,9 @@ def has_parent(*op_names: str) -> type[Trait]:
             parent = op.parent_op
             if parent is None or parent.name not in names:
                 expected = ", ".join(f"'{n}'" for n in sorted(names))
-                raise op.error(f"expects parent op {'to be one of ' if len(names) > 1 else ''}{expected}")
+                raise op.error(
+                    f"expects parent op {'to be one of ' if len(names) > 1 else ''}{expected}"
+                )
 
     return HasParent
 
@@ -441,7 +447,10 @@ class InferTypeOpInterface(OpInterface):
 
     @classmethod
     def infer_result_types(
-        cls, operand_types: Sequence[A.Type], attributes: dict[str, A.Attribute], regions: Sequence[Region] = ()
+        cls,
+        operand_types: Sequence[A.Type],
+        attributes: dict[str, A.Attribute],
+        regions: Sequence[Region] = (),
     ) -> list[A.Type]:
         raise NotImplementedError(f"{cls.__name__} does not implement infer_result_types")
 
@@ -462,7 +471,15 @@ class SymbolUserOpInterface(OpInterface):
 class OperationState:
     """What a custom parser collects before the op is created in one step."""
 
-    __slots__ = ("op_class", "operands", "result_types", "attributes", "regions", "successors", "location")
+    __slots__ = (
+        "op_class",
+        "operands",
+        "result_types",
+        "attributes",
+        "regions",
+        "successors",
+        "location",
+    )
 
     def __init__(self, op_class: type, location: A.Location | None = None) -> None:
         self.op_class = op_class
@@ -475,7 +492,12 @@ class OperationState:
 
     def create(self) -> Operation:
         return self.op_class.create(
-            self.operands, self.result_types, self.attributes, self.regions, self.successors, self.location
+            self.operands,
+            self.result_types,
+            self.attributes,
+            self.regions,
+            self.successors,
+            self.location,
         )
 
 
@@ -522,7 +544,9 @@ class Op(Operation, metaclass=_OpMeta):
         inferred when omitted and the op implements InferTypeOpInterface.
         """
         attrs = dict(attributes) if attributes else {}
-        flat_operands = _flatten_groups(cls, operands, cls._operand_defs, attrs, "operandSegmentSizes")
+        flat_operands = _flatten_groups(
+            cls, operands, cls._operand_defs, attrs, "operandSegmentSizes"
+        )
         if result_types is None:
             if not isinstance(cls, type) or not issubclass(cls, InferTypeOpInterface):
                 if any(d.arity == SINGLE for _, d in cls._result_defs):
@@ -531,7 +555,9 @@ class Op(Operation, metaclass=_OpMeta):
             else:
                 flat_results = list(cls.infer_result_types([v.type for v in flat_operands], attrs))
         else:
-            flat_results = _flatten_groups(cls, result_types, cls._result_defs, attrs, "resultSegmentSizes")
+            flat_results = _flatten_groups(
+                cls, result_types, cls._result_defs, attrs, "resultSegmentSizes"
+            )
         if regions is None:
             regions = sum(1 for _, d in cls._region_defs if d.arity == SINGLE)
         return cls.create(flat_operands, flat_results, attrs, regions, successors, location)
@@ -648,12 +674,12 @@ def _define(cls: type[Op], ns: dict[str, Any]) -> None:
     cls._n_variadic_results = sum(1 for _, d in result_defs if d.arity != SINGLE)  # type: ignore[attr-defined]
 
     # Accessors.
-    for i, (key, d) in enumerate(operand_defs):
+    for i, (key, _d) in enumerate(operand_defs):
         if cls._n_variadic_operands == 0:  # type: ignore[attr-defined]
             setattr(cls, key, property(lambda self, i=i: self._operands[i].value))
         else:
             setattr(cls, key, _group_accessor(i, "_operand_defs", True))
-    for i, (key, d) in enumerate(result_defs):
+    for i, (key, _d) in enumerate(result_defs):
         if cls._n_variadic_results == 0:  # type: ignore[attr-defined]
             setattr(cls, key, property(lambda self, i=i: self.results[i]))
         else:
@@ -691,9 +717,12 @@ def _define(cls: type[Op], ns: dict[str, Any]) -> None:
         traits.update(base.__dict__.get("traits", ()))
     cls._traits = frozenset(traits)
     cls._prop_defaults = {k: d.default for k, d in prop_defs if d.default is not None}
-    cls._prop_names = frozenset(k for k, _ in prop_defs) | (
-        frozenset({"operandSegmentSizes"}) if cls._n_variadic_operands > 1 else frozenset()  # type: ignore[attr-defined]
-    ) | (frozenset({"resultSegmentSizes"}) if cls._n_variadic_results > 1 else frozenset())  # type: ignore[attr-defined]
+    segments = set()
+    if cls._n_variadic_operands > 1:  # type: ignore[attr-defined]
+        segments.add("operandSegmentSizes")
+    if cls._n_variadic_results > 1:  # type: ignore[attr-defined]
+        segments.add("resultSegmentSizes")
+    cls._prop_names = frozenset(k for k, _ in prop_defs) | frozenset(segments)
     cls._is_terminator = Terminator in traits
     cls._is_isolated = IsolatedFromAbove in traits
     cls._has_symbol_table = SymbolTable in traits
@@ -727,20 +756,26 @@ def _verify_structure(op: Op) -> None:
     if n_var == 0:
         if n != len(defs):
             raise op.error(f"{_describe_count(defs, 'operand')}, but found {n}")
-        for (key, d), u in zip(defs, op._operands):
+        for (_key, d), u in zip(defs, op._operands):
             if not d.constraint.check(u.value.type):  # type: ignore[union-attr]
-                raise op.error(f"operand #{u.index} must be {d.constraint.description}, but got {u.value.type}")  # type: ignore[union-attr]  # noqa: E501
+                raise op.error(
+                    f"operand #{u.index} must be {d.constraint.description}, but got {u.value.type}"
+                )  # type: ignore[union-attr]  # noqa: E501
     else:
-        _verify_groups(op, defs, [u.value.type for u in op._operands], "operand", "operandSegmentSizes")
+        _verify_groups(
+            op, defs, [u.value.type for u in op._operands], "operand", "operandSegmentSizes"
+        )
     # Results.
     defs = cls._result_defs
     n = len(op.results)
     if cls._n_variadic_results == 0:  # type: ignore[attr-defined]
         if n != len(defs):
             raise op.error(f"{_describe_count(defs, 'result')}, but found {n}")
-        for (key, d), r in zip(defs, op.results):
+        for (_key, d), r in zip(defs, op.results):
             if not d.constraint.check(r.type):  # type: ignore[union-attr]
-                raise op.error(f"result #{r.index} must be {d.constraint.description}, but got {r.type}")  # type: ignore[union-attr]  # noqa: E501
+                raise op.error(
+                    f"result #{r.index} must be {d.constraint.description}, but got {r.type}"
+                )  # type: ignore[union-attr]  # noqa: E501
     else:
         _verify_groups(op, defs, [r.type for r in op.results], "result", "resultSegmentSizes")
     # Properties.
@@ -752,17 +787,23 @@ def _verify_structure(op: Op) -> None:
                 raise op.error(f"requires attribute '{key}'")
             continue
         if not d.constraint.check(value):  # type: ignore[union-attr]
-            raise op.error(f"attribute '{key}' failed to satisfy constraint: {d.constraint.description}")  # type: ignore[union-attr]  # noqa: E501
+            raise op.error(
+                f"attribute '{key}' failed to satisfy constraint: {d.constraint.description}"
+            )  # type: ignore[union-attr]  # noqa: E501
     # Regions and successors.
     rdefs = cls._region_defs
     n_single = sum(1 for _, d in rdefs if d.arity == SINGLE)
     if len(op.regions) < n_single or (n_single == len(rdefs) and len(op.regions) != n_single):
-        raise op.error(f"requires {n_single} region{'s' if n_single != 1 else ''}, but found {len(op.regions)}")  # noqa: E501
+        raise op.error(
+            f"requires {n_single} region{'s' if n_single != 1 else ''}, but found {len(op.regions)}"
+        )  # noqa: E501
     sdefs = cls._successor_defs
     n_single = sum(1 for _, d in sdefs if d.arity == SINGLE)
     ns = len(op.successors)
     if ns < n_single or (n_single == len(sdefs) and ns != n_single):
-        raise op.error(f"requires {n_single} successor{'s' if n_single != 1 else ''}, but found {ns}")
+        raise op.error(
+            f"requires {n_single} successor{'s' if n_single != 1 else ''}, but found {ns}"
+        )
 
 
 def _verify_groups(op: Op, defs: tuple, types: list[A.Type], what: str, seg_name: str) -> None:
@@ -772,9 +813,15 @@ def _verify_groups(op: Op, defs: tuple, types: list[A.Type], what: str, seg_name
         if type(seg) is not A.DenseArrayAttr or seg.element_type is not A.i32:
             raise op.error(f"requires dense i32 array attribute '{seg_name}'")
         if len(seg.values) != len(defs):
-            raise op.error(f"'{seg_name}' attribute for specifying {what} segments must have {len(defs)} elements, but got {len(seg.values)}")  # noqa: E501
+            raise op.error(
+                f"'{seg_name}' attribute for specifying {what} segments must have "
+                f"{len(defs)} elements, but got {len(seg.values)}"
+            )
         if sum(seg.values) != len(types):
-            raise op.error(f"{what} count ({len(types)}) does not match with the total size ({sum(seg.values)}) specified in attribute '{seg_name}'")  # noqa: E501
+            raise op.error(
+                f"{what} count ({len(types)}) does not match with the total size "
+                f"({sum(seg.values)}) specified in attribute '{seg_name}'"
+            )
     else:
         n_fixed = len(defs) - n_var
         if len(types) < n_fixed:
@@ -782,9 +829,15 @@ def _verify_groups(op: Op, defs: tuple, types: list[A.Type], what: str, seg_name
     ranges = _segment_ranges(op, defs, len(types), seg_name)
     for (key, d), (start, end) in zip(defs, ranges):
         if d.arity == SINGLE and end - start != 1:
-            raise op.error(f"{what} group '{key}' requires exactly one value, but found {end - start}")
+            raise op.error(
+                f"{what} group '{key}' requires exactly one value, but found {end - start}"
+            )
         if d.arity == OPTIONAL and end - start > 1:
-            raise op.error(f"{what} group '{key}' requires at most one value, but found {end - start}")
+            raise op.error(
+                f"{what} group '{key}' requires at most one value, but found {end - start}"
+            )
         for i in range(start, end):
             if not d.constraint.check(types[i]):
-                raise op.error(f"{what} #{i} must be {d.constraint.description}, but got {types[i]}")
+                raise op.error(
+                    f"{what} #{i} must be {d.constraint.description}, but got {types[i]}"
+                )
