@@ -578,6 +578,25 @@ def cast_compatible(a: A.Type, b: A.Type) -> bool:
     return True
 
 
+class ExtractAlignedPointerAsIndexOp(Op, InferTypeOpInterface):
+    """The aligned base pointer of a memref as an `index` (the address of element 0 before the
+    offset is added): what a lowering needs to align its vector accesses at run time.
+
+        %p = memref.extract_aligned_pointer_as_index %m : memref<4x?xf32> -> index
+    """
+
+    name = "memref.extract_aligned_pointer_as_index"
+    traits = (Pure,)
+    source = operand(AnyMemRef)
+    aligned_pointer = result(Index)
+    format = "$source attr-dict `:` type($source) `->` type($aligned_pointer)"
+    get_asm_result_names = _result_namer("intptr")
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
+        return [A.index]
+
+
 class CastOp(Op):
     """Converts a memref to a compatible memref type (static <-> dynamic dims, ranked <-> unranked).
 
@@ -1037,7 +1056,7 @@ DIALECT = Dialect(
     "memref",
     ops=[
         AllocOp, AllocaOp, DeallocOp, LoadOp, StoreOp, CopyOp, DimOp, CastOp, SubViewOp,
-        ReinterpretCastOp, GlobalOp, GetGlobalOp,
+        ReinterpretCastOp, GlobalOp, GetGlobalOp, ExtractAlignedPointerAsIndexOp,
     ],
     materialize_constant=materialize_constant,
 )  # fmt: skip

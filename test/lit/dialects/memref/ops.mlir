@@ -49,6 +49,8 @@ func.func @views(%m: memref<?x?xf32>, %i: index, %n: index, %s: memref<4xf32>, %
   %d = memref.dim %m, %i : memref<?x?xf32>
   // CHECK: memref.dim %{{.+}}, %{{.+}} : memref<*xf32>
   %d2 = memref.dim %u, %i : memref<*xf32>
+  // CHECK: %{{.+}} = memref.extract_aligned_pointer_as_index %{{.+}} : memref<?x?xf32> -> index
+  %p = memref.extract_aligned_pointer_as_index %m : memref<?x?xf32> -> index
   // CHECK: memref.cast %{{.+}} : memref<?x?xf32> to memref<4x?xf32>
   %c = memref.cast %m : memref<?x?xf32> to memref<4x?xf32>
   // CHECK: memref.cast %{{.+}} : memref<?x?xf32> to memref<*xf32>
