@@ -442,6 +442,14 @@ def _dealloc(fn: FnLowering, op: Operation) -> None:
     fn.call("free", [fn.desc_field(fn.get(op.operands[0]), 0)], None)
 
 
+@lowering("memref.extract_aligned_pointer_as_index")
+def _aligned_pointer(fn: FnLowering, op: Operation) -> None:
+    if type(op.operands[0].type) is not A.MemRefType:
+        raise unsupported("memref.extract_aligned_pointer_as_index of an unranked memref")
+    aligned = fn.desc_field(fn.get(op.operands[0]), 1)
+    fn.vmap[op.results[0]] = fn.v(PtrToIntOp, [aligned], I64)  # type: ignore[list-item]
+
+
 @lowering("memref.dim")
 def _dim(fn: FnLowering, op: Operation) -> None:
     t = op.operands[0].type

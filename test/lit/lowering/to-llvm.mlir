@@ -259,3 +259,15 @@ func.func @transfer(%x: memref<?x8xf32>, %i: index) {
 func.func @entry(%x: memref<?xf32>, %out0: memref<?xf32>) attributes {mlc.arg_names = ["x"], mlc.result_shapes = [affine_map<()[s0] -> (s0)>]} {
   return
 }
+
+// -----
+
+// The aligned pointer of a memref descriptor (its second field) as an integer.
+// CHECK-LABEL: llvm.func @aligned_pointer(
+// CHECK-SAME: %[[ALLOC:\w+]]: !llvm.ptr, %[[ALIGNED:\w+]]: !llvm.ptr,
+// CHECK: %[[P:.+]] = llvm.ptrtoint %[[ALIGNED]] : !llvm.ptr to i64
+// CHECK: llvm.return %[[P]] : i64
+func.func @aligned_pointer(%m: memref<4x?xf32>) -> index {
+  %p = memref.extract_aligned_pointer_as_index %m : memref<4x?xf32> -> index
+  return %p : index
+}
