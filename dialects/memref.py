@@ -579,8 +579,10 @@ def cast_compatible(a: A.Type, b: A.Type) -> bool:
 
 
 class ExtractAlignedPointerAsIndexOp(Op, InferTypeOpInterface):
-    """The aligned base pointer of a memref as an `index` (the address of element 0 before the
-    offset is added): what a lowering needs to align its vector accesses at run time.
+    """The aligned base pointer of a memref as an `index`.
+
+    The address of element 0 before the offset is added: what a lowering needs to align its
+    vector accesses at run time.
 
         %p = memref.extract_aligned_pointer_as_index %m : memref<4x?xf32> -> index
     """
