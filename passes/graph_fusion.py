@@ -11,6 +11,7 @@ that would break this are refused), so placing kernels there keeps the block in 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 from typing import Any
 
 from mlc.dialects.graph import DIALECT as GRAPH
@@ -36,6 +37,7 @@ from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 
 # Op kinds, by what a kernel can do with them.
 ELEMENTWISE, BROADCAST, REDUCTION, HEAVY = 1, 2, 3, 4
+_NO_USER = 1 << 62  # the user bound of a group whose members have no outside users
 
 _KINDS: dict[type, int] = {c: ELEMENTWISE for c in GRAPH.ops.values() if Elementwise in c._traits}
 _KINDS[BroadcastToOp] = BROADCAST
@@ -103,14 +105,19 @@ def _fingerprint(op: Operation, texts: dict[int, tuple[Any, str]]) -> str:
 class Group:
     """A set of ops that becomes one graph.fused (union-find node; `parent` is None at roots)."""
 
-    __slots__ = ("members", "parent", "heavy", "reductions", "max_index")
+    __slots__ = ("members", "parent", "heavy", "reductions", "max_index", "user_bound", "witness")
 
-    def __init__(self, op: Operation, kind: int, index: int) -> None:
+    def __init__(self, op: Operation, kind: int, index: int, user_bound: int) -> None:
         self.members: list[Operation] = [op]
         self.parent: Group | None = None
         self.heavy = 1 if kind == HEAVY else 0
         self.reductions = 1 if kind == REDUCTION else 0
         self.max_index = index
+        # For `_BlockFusion._group_users_after`: a lower bound of the kernel-graph position of
+        # the members' users outside the group (positions only grow and users only leave that
+        # set as groups merge, so a bound stays valid), and a user that failed the check.
+        self.user_bound = user_bound
+        self.witness: Operation | None = None
 
 
 def _find(g: Group) -> Group:
@@ -134,6 +141,9 @@ def _union(a: Group, b: Group) -> Group:
     a.heavy += b.heavy
     a.reductions += b.reductions
     a.max_index = max(a.max_index, b.max_index)
+    a.user_bound = min(a.user_bound, b.user_bound)
+    if a.witness is None:
+        a.witness = b.witness
     return a
 
 
@@ -221,12 +231,21 @@ class _BlockFusion:
         g = self._group_of(op)
         return g.max_index if g is not None else self.index[op]
 
-    def _users_after(self, ops: list[Operation], members: set[Operation], pos: int) -> bool:
-        """Every user of `ops` outside `members` sits after `pos` in the kernel graph."""
+    def _users_after(
+        self, ops: list[Operation], p: Operation, groups: Collection[Group], pos: int
+    ) -> bool:
+        """Every user of `ops` outside the kernel of `p` and `groups` (root groups) sits after
+        `pos` in the kernel graph. Membership is asked of the union-find, so the check costs
+        the uses of `ops`, not the size of the groups."""
         for m in ops:
             for r in m.results:
                 for user in self._users(r):
-                    if user not in members and self._pos(user) <= pos:
+                    if user is p:
+                        continue
+                    g = self._group_of(user)
+                    if g is not None and g in groups:
+                        continue
+                    if (g.max_index if g is not None else self.index[user]) <= pos:
                         return False
         return True
 
@@ -255,10 +274,36 @@ class _BlockFusion:
                             return False
         # The merged kernel sits at its last member: users of the other groups must follow it.
         pos = max(g.max_index for g in groups)
-        members = {p}
-        for g in groups:
-            members.update(g.members)
-        return all(self._users_after(g.members, members, pos) for g in groups if g.max_index < pos)
+        roots = set(groups)
+        return all(self._group_users_after(g, p, roots, pos) for g in groups if g.max_index < pos)
+
+    def _group_users_after(self, g: Group, p: Operation, roots: set[Group], pos: int) -> bool:
+        """`_users_after(g.members, p, roots, pos)`, without rescanning a big group each time it
+        is asked (which made sibling merges quadratic in the kernel size): the group's user
+        bound answers yes, its last witness answers no. The users of the members do not change
+        during the walk (only unvisited producers are cloned or erased)."""
+        if g.user_bound > pos:
+            return True
+        w = g.witness
+        if w is not None and w is not p:
+            wg = self._group_of(w)
+            if wg not in roots and (wg.max_index if wg is not None else self.index[w]) <= pos:
+                return False
+        low = _NO_USER
+        for m in g.members:
+            for r in m.results:
+                for user in self._users(r):
+                    ug = self._group_of(user)
+                    if ug is g:
+                        continue
+                    upos = ug.max_index if ug is not None else self.index[user]
+                    if upos < low:
+                        low = upos
+                    if upos <= pos and user is not p and ug not in roots:
+                        g.witness = user
+                        return False
+        g.user_bound = low
+        return True
 
     # -- cost model -----------------------------------------------------------------------------
 
@@ -307,7 +352,8 @@ class _BlockFusion:
         return self._materialize()
 
     def _new_group(self, op: Operation) -> None:
-        self.group[op] = Group(op, self.kind[op], self.index[op])
+        bound = min((self._pos(u) for r in op.results for u in self._users(r)), default=_NO_USER)
+        self.group[op] = Group(op, self.kind[op], self.index[op], bound)
 
     def _visit(self, p: Operation) -> None:
         users = self._users(p.results[0])
@@ -327,7 +373,7 @@ class _BlockFusion:
             return
         if len(legal) == 1 and not outside:
             plan, default = "merge", True  # all users in one kernel: free to fuse
-        elif len(legal) == 1 and self._users_after([p], {p, *legal[0].members}, legal[0].max_index):
+        elif len(legal) == 1 and self._users_after([p], p, legal, legal[0].max_index):
             plan, default = "merge", True  # multi-output: p is written once, never read back
         elif len(legal) > 1 and not outside and self._can_merge_siblings(p, legal):
             plan, default = "siblings", True

@@ -458,3 +458,50 @@ def test_layered_graphs_match_interpreter(seed: int) -> None:
         module, _ = fused(text, knobs)
         assert count(module, "graph.fused") > 0
         assert_same(expected, run(module, "main", *args))
+
+
+def _sibling_ladder(n: int) -> str:
+    """n producers, each used by a long add chain (one big kernel) and by a late negation
+    feeding a matmul; the negations come in reverse order, so every sibling merge with the big
+    kernel must check the users of all its members against a later position."""
+    t = "tensor<4x4xf32>"
+    lines = ["  %w = graph.constant dense<1.0> : tensor<4x4xf32>"]
+    lines += [f"  %p{i} = graph.exp %x : {t}" for i in range(n)]
+    prev = "%x"
+    for i in range(n):
+        lines.append(f"  %a{i} = graph.add %p{i}, {prev} : ({t}, {t}) -> {t}")
+        prev = f"%a{i}"
+    for i in reversed(range(n)):
+        lines.append(f"  %b{i} = graph.neg %p{i} : {t}")
+        lines.append(f"  %m{i} = graph.matmul %b{i}, %w : ({t}, {t}) -> {t}")
+    body = "\n".join(lines)
+    return f"func.func @main(%x: {t}) -> {t} {{\n{body}\n  return {prev} : {t}\n}}\n"
+
+
+def test_sibling_merge_checks_are_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mlc.passes import graph_fusion
+
+    calls = 0
+    original = graph_fusion._BlockFusion._users
+
+    def counted(self: object, v: object) -> object:
+        nonlocal calls
+        calls += 1
+        return original(self, v)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(graph_fusion._BlockFusion, "_users", counted)
+    counts = []
+    for n in (50, 200):
+        calls = 0
+        module = mlc.parse(_sibling_ladder(n))
+        mlc.run_pipeline(module, "builtin.module(graph-fusion)")
+        counts.append(calls)
+    # Rescanning the big kernel's members per sibling merge was quadratic (about 16x here).
+    assert counts[1] <= 4.5 * counts[0], counts
+    x = np.random.default_rng(0).standard_normal((4, 4)).astype(np.float32)
+    text = _sibling_ladder(6)
+    (want,) = run(mlc.parse(text), "main", x)
+    module = mlc.parse(text)
+    mlc.run_pipeline(module, "builtin.module(graph-fusion)")
+    assert "graph.fused" in str(module)
+    np.testing.assert_allclose(run(module, "main", x)[0], want, rtol=1e-5)
