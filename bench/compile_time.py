@@ -158,17 +158,21 @@ def best_of(runs: int, fn: Callable[[], Staged]) -> Staged:
     return min((fn() for _ in range(runs)), key=total)
 
 
-def cold_compile(text: str, threads: int, runs: int) -> dict[int, list[tuple[float, float]]]:
-    """(wall, process CPU) seconds of `mlc.compile` with both caches cleared, on 1 and on
-    `threads` compile threads, interleaved so that both see the same machine load."""
-    out: dict[int, list[tuple[float, float]]] = {1: [], threads: []}
+def cold_compile(text: str, threads: int, runs: int) -> dict[int, list[tuple[float, ...]]]:
+    """(wall, process CPU, modeled) seconds of `mlc.compile` with both caches cleared, on 1
+    and on `threads` compile threads, interleaved so that both see the same machine load.
+    Modeled: what the compile would take on idle cores, the serial CPU time (everything but
+    LLVM's optimization and machine code) plus the parts' critical path."""
+    out: dict[int, list[tuple[float, ...]]] = {1: [], threads: []}
     for _ in range(runs):
         for n in out:
             lowering_compile.clear_cache()
             cache.clear()
             t, c = time.perf_counter(), time.process_time()
-            mlc.compile(text, compile_threads=n)
-            out[n].append((time.perf_counter() - t, time.process_time() - c))
+            e = mlc.compile(text, compile_threads=n).jit.engine
+            wall, cpu = time.perf_counter() - t, time.process_time() - c
+            serial = cpu - e.timings["optimize_cpu"] - e.timings["codegen_cpu"]
+            out[n].append((wall, cpu, serial + critical_path(e.parts, e.threads)))
     return out
 
 
@@ -176,12 +180,12 @@ def fresh_process(path: Path, runs: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"import": [], "compile": [], "call": []}
     for _ in range(runs):
         proc = subprocess.run(
-            [sys.executable, "-c", FRESH, str(path)],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=ROOT,
+            [sys.executable, "-c", FRESH, str(path)], capture_output=True, text=True, cwd=ROOT
         )
+        if proc.returncode:
+            lines = (proc.stderr.strip() or f"exit status {proc.returncode}").splitlines()
+            print(f"fresh process failed: {lines[-1]}")
+            continue
         for k, v in json.loads(proc.stdout.strip().splitlines()[-1]).items():
             out[k].append(v)
     return out
@@ -206,34 +210,22 @@ def bench(name: str, runs: int, threads: int, verbose: bool, subproc: bool) -> N
         if label == "LLVM total (wall)":
             print(f"{'sum of the stages':44} {ms(front + one[k][1])} {ms(front + many[k][1])}")
     cold = cold_compile(text, threads, runs)
-    walls = {n: [w for w, _ in v] for n, v in cold.items()}
-    cpus = {n: [c for _, c in v] for n, v in cold.items()}
-    print(
-        f"{'mlc.compile cold, best':44} {ms(min(walls[1]))} {ms(min(walls[threads]))}   "
-        f"({threads} threads / 1: {min(walls[threads]) / min(walls[1]):.2f})"
-    )
-    print(
-        f"{'mlc.compile cold, median':44} {ms(statistics.median(walls[1]))} "
-        f"{ms(statistics.median(walls[threads]))}"
-    )
-    print(f"{'mlc.compile cold, process CPU, best':44} {ms(min(cpus[1]))} {ms(min(cpus[threads]))}")
-    # On idle cores: the serial work (all but LLVM's optimization and machine code, at its CPU
-    # time) plus the parts' critical path.
-    llvm_cpu = {label: (a, b) for (label, a), (_, b) in zip(one, many)}
-    serial = min(cpus[1]) - llvm_cpu["LLVM optimize (CPU, all parts)"][0]
-    serial -= llvm_cpu["LLVM machine code (CPU, all parts)"][0]
-    crit = llvm_cpu["  critical path on idle cores (CPU)"]
-    print(
-        f"{'mlc.compile modeled on idle cores':44} {ms(serial + crit[0])} {ms(serial + crit[1])}"
-        f"   (serial part {ms(serial).strip()})"
-    )
+    for k, label in enumerate(("wall", "process CPU", "modeled on idle cores")):
+        best = {n: min(r[k] for r in v) for n, v in cold.items()}
+        ratio = f"   ({threads} threads / 1: {best[threads] / best[1]:.2f})" if k != 1 else ""
+        print(
+            f"{'mlc.compile cold, ' + label + ', best':44} {ms(best[1])} {ms(best[threads])}{ratio}"
+        )
+        if k == 0:
+            med = {n: statistics.median(r[0] for r in v) for n, v in cold.items()}
+            print(f"{'mlc.compile cold, wall, median':44} {ms(med[1])} {ms(med[threads])}")
     t = time.perf_counter()
     mlc.compile(text)
     print(f"{'mlc.compile, both caches hit':44} {ms(time.perf_counter() - t)}")
-    if subproc:
-        fresh = fresh_process(path, runs)
+    fresh = fresh_process(path, runs) if subproc else {}
+    if fresh.get("import"):
         parts = ", ".join(f"{k} {ms(min(v)).strip()}" for k, v in fresh.items())
-        total = min(sum(v[i] for v in fresh.values()) for i in range(runs))
+        total = min(sum(v) for v in zip(*fresh.values()))
         print(f"{'fresh process, best: ' + parts:>44}   total {ms(total).strip()}")
     print()
 
