@@ -496,6 +496,22 @@ def _is_proper_ancestor(outer: Region, inner: Region) -> bool:
     return False
 
 
+def _is_inside(region: Region, op: Operation) -> bool:
+    """Is `region` one of `op`'s regions or nested in one?"""
+    owner = region.parent
+    while owner is not None:
+        if owner is op:
+            return True
+        block = owner.parent
+        if block is None:
+            return False
+        parent_region = block.parent
+        if parent_region is None:
+            return False
+        owner = parent_region.parent
+    return False
+
+
 def _dominance_error(op: Operation, index: int) -> VerifyError:
     """MLIR's diagnoseInvalidOperandDominance."""
     diag = Diagnostic("error", f"operand #{index} does not dominate this use", op.location)
@@ -913,7 +929,10 @@ class _Verifier:
             if p is None:
                 return False
             if p is iso_root:
-                return None
+                # The defining region is not around `user`: a value from outside the isolated
+                # root (for the isolation check), or one nested elsewhere inside it, which
+                # does not dominate `user`.
+                return False if _is_inside(def_region, iso_root) else None
             a = p
         ab = a.parent
         graph = _is_graph_region(def_region)

@@ -897,9 +897,13 @@ class Parser(AttrParser):
         loc = arg.loc if arg.loc is not None else self.location_at(arg.pos)
         value = block.add_argument(arg.type, loc)
         if arg.name:
-            if arg.name in self.values and what == "region entry argument":
-                err = self.error(f"region entry argument '{arg.name}' is already in use", arg.pos)
-                raise self._note_value(err, self.values[arg.name], "previously referenced here")
+            if what == "region entry argument":
+                # A name used above (defined, or a forward reference, as in MLIR) is in use.
+                prior = self.values.get(arg.name) or self.fwd.get(arg.name)
+                if prior is not None:
+                    msg = f"region entry argument '{arg.name}' is already in use"
+                    err = self.error(msg, arg.pos)
+                    raise self._note_value(err, prior, "previously referenced here")
             self._define(arg.name, value, arg.pos)
         return value
 

@@ -253,3 +253,24 @@ func.func @dominance_order(%a: i32) {
   %1 = arith.addi %a, %a : i32
   return
 }
+
+// -----
+
+// A use before a function of a value defined in the function's body (a forward reference
+// from the module's block into a child region): not isolation, dominance.
+// expected-error @+1 {{operand #0 does not dominate this use}}
+"test.use"(%q) : (i32) -> ()
+func.func @defines_q() {
+  // expected-note @+1 {{operand defined here (op in a child region)}}
+  %q = "test.def"() : () -> i32
+  return
+}
+
+// -----
+
+"test.use"(%p) : (i32) -> ()
+// expected-error @+2 {{region entry argument '%p' is already in use}}
+// expected-note @-2 {{previously referenced here}}
+func.func @argument_named_as_a_forward_reference(%p: i32) {
+  return
+}
