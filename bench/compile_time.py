@@ -75,6 +75,7 @@ def staged(text: str, verbose: bool) -> Staged:
     `mlc.compile` runs it) and the translation; returns the rows and the LLVM IR."""
     from mlc.lowering.translate import translate_module
 
+    from mlc.diagnostics import REMARK, engine
     from mlc.pass_manager import OpPassManager, PassManager
 
     t0 = time.perf_counter()
@@ -84,7 +85,9 @@ def staged(text: str, verbose: bool) -> Staged:
     pm = PassManager.parse("lower-to-cpu", "builtin.module")
     pm.enable_verifier(False)
     pm.enable_timing()
-    pm.run(module)
+    outer = engine.current_handler
+    with engine.handler(lambda d: None if d.severity == REMARK else outer(d)):
+        pm.run(module)  # remarks dropped, as mlc.compile keeps them instead of printing
     timing = pm.timing
     assert timing is not None
     t2 = time.perf_counter()
