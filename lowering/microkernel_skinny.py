@@ -378,7 +378,9 @@ class _Skinny(_Nest):
     def p_sweep(self, e: _E, q0: Idx, r: int) -> None:
         """Rows [q0, q0 + r) over all of p: tiles of vecs_for(r) vectors, then the tail."""
         U = self.vecs_for(r)
-        if self.head is not None:
+        if self.head is not None and r == 1:
+            # Single rows only (a matrix-vector product, a batch of one): the three extra
+            # one-vector kernels of the aligned sweep cost LLVM time for every row tile size.
             self.aligned_sweep(e, q0, r, U)
             return
         self.tiles(
