@@ -63,8 +63,15 @@ def _rank(tree: Tree) -> tuple[int, int]:
     li, ln = _rank(tree[0])
     ri, rn = _rank(tree[1])
     n = ln + rn
-    base = sum(num_orders(k) * num_orders(n - k) for k in range(1, ln))
-    return base + li * num_orders(rn) + ri, n
+    return _orders_before(n, ln) + li * num_orders(rn) + ri, n
+
+
+@cache
+def _orders_before(n: int, ln: int) -> int:
+    """Orders of a chain of `n` matrices whose left subtree has fewer than `ln` matrices."""
+    if ln <= 1:
+        return 0
+    return _orders_before(n, ln - 1) + num_orders(ln - 1) * num_orders(n - ln + 1)
 
 
 def order_text(tree: Tree) -> str:
@@ -74,27 +81,23 @@ def order_text(tree: Tree) -> str:
     return f"({order_text(tree[0])} {order_text(tree[1])})"
 
 
-def _bounds(tree: Tree) -> tuple[int, int]:
-    """First leaf and one past the last leaf of `tree`."""
-    if type(tree) is int:
-        return tree, tree + 1
-    return _bounds(tree[0])[0], _bounds(tree[1])[1]
-
-
 def chain_flops(tree: Tree, dims: list[int]) -> int:
     """FLOPs (2 m k n per product) of evaluating the chain with dims `dims` in order `tree`."""
+    return _flops_and_bounds(tree, dims)[0]
+
+
+def _flops_and_bounds(tree: Tree, dims: list[int]) -> tuple[int, int, int]:
+    """FLOPs of `tree`, its first leaf and one past its last leaf (one visit per node)."""
     if type(tree) is int:
-        return 0
-    i, k = _bounds(tree[0])
-    _, j = _bounds(tree[1])
-    return chain_flops(tree[0], dims) + chain_flops(tree[1], dims) + 2 * dims[i] * dims[k] * dims[j]
+        return 0, tree, tree + 1
+    fl, i, k = _flops_and_bounds(tree[0], dims)
+    fr, _, j = _flops_and_bounds(tree[1], dims)
+    return fl + fr + 2 * dims[i] * dims[k] * dims[j], i, j
 
 
-def optimal_order(dims: list[int]) -> Tree:
-    """The FLOP-minimal parenthesization of matrices `dims[i] x dims[i+1]` (O(n^3) DP).
-
-    Ties go to the smallest split point, so the result is deterministic.
-    """
+def _split_table(dims: list[int]) -> list[list[int]]:
+    """The O(n^3) dynamic program: split[i][j] is the best split point of matrices i..j (ties
+    to the smallest), for every sub-chain at once."""
     n = len(dims) - 1
     cost = [[0] * n for _ in range(n)]
     split = [[0] * n for _ in range(n)]
@@ -107,24 +110,23 @@ def optimal_order(dims: list[int]) -> Tree:
                 if best < 0 or c < best:
                     best, best_k = c, k
             cost[i][j], split[i][j] = best, best_k
-
-    def build(i: int, j: int) -> Tree:
-        if i == j:
-            return i
-        k = split[i][j]
-        return (build(i, k), build(k + 1, j))
-
-    return build(0, n - 1)
+    return split
 
 
-def _sub_optimal(dims: list[int], lo: int, hi: int) -> Tree:
-    """The optimal order of the sub-chain of matrices lo..hi-1, leaves numbered globally."""
-    tree = optimal_order(dims[lo : hi + 1])
+def _build(split: list[list[int]], i: int, j: int) -> Tree:
+    """The optimal order of matrices i..j from the DP table (leaves numbered globally)."""
+    if i == j:
+        return i
+    k = split[i][j]
+    return (_build(split, i, k), _build(split, k + 1, j))
 
-    def shift(t: Tree) -> Tree:
-        return t + lo if type(t) is int else (shift(t[0]), shift(t[1]))
 
-    return shift(tree)
+def optimal_order(dims: list[int]) -> Tree:
+    """The FLOP-minimal parenthesization of matrices `dims[i] x dims[i+1]` (O(n^3) DP).
+
+    Ties go to the smallest split point, so the result is deterministic.
+    """
+    return _build(_split_table(dims), 0, len(dims) - 2)
 
 
 def candidate_orders(dims: list[int]) -> list[Tree]:
@@ -137,9 +139,11 @@ def candidate_orders(dims: list[int]) -> list[Tree]:
     right: Tree = n - 1
     for i in range(n - 2, -1, -1):
         right = (i, right)
-    orders = [optimal_order(dims), left, right]
+    # One table serves every sub-chain (a DP per split point was O(n^4)).
+    split = _split_table(dims)
+    orders = [_build(split, 0, n - 1), left, right]
     for k in range(1, n):
-        orders.append((_sub_optimal(dims, 0, k), _sub_optimal(dims, k, n)))
+        orders.append((_build(split, 0, k - 1), _build(split, k, n - 1)))
     return orders
 
 
@@ -201,21 +205,35 @@ def _chain_inputs(op: Operation) -> tuple[Value, ...] | None:
 class Chain:
     """A matmul chain rooted at `root`: factors (leaf value, transposed), scalars, its tree."""
 
-    __slots__ = ("root", "factors", "scalars", "tree", "interior", "num_matmuls")
+    __slots__ = (
+        "root", "factors", "scalars", "tree", "interior", "num_matmuls", "num_ops", "limit", "cuts"
+    )  # fmt: skip
 
-    def __init__(self, root: Operation) -> None:
+    def __init__(self, root: Operation, limit: int = 1 << 30) -> None:
         self.root = root
         self.factors: list[tuple[Value, bool]] = []
         self.scalars: list[Value] = []
         self.interior: list[Operation] = []  # chain ops below the root, children first
         self.num_matmuls = 0
+        # At most `limit` matrices (and 4 * limit chain ops): an op beyond that stays a leaf
+        # and roots a chain of its own (`cuts`), so the DP and the recursion stay bounded.
+        self.num_ops = 1
+        self.limit = limit
+        self.cuts: list[Operation] = []
         self.tree = self._flatten_op(root, False)
 
     def _absorbed(self, v: Value, block: Block) -> Operation | None:
         op = v.defining_op()
         if op is None or op.parent is not block or not v.has_one_use():
             return None
-        return op if _chain_inputs(op) is not None else None
+        if _chain_inputs(op) is None:
+            return None
+        matmul = type(op) is MatmulOp
+        if self.num_matmuls + matmul >= self.limit or self.num_ops >= 4 * self.limit:
+            self.cuts.append(op)
+            return None
+        self.num_ops += 1
+        return op
 
     def _flatten(self, v: Value, transposed: bool) -> Tree:
         op = self._absorbed(v, self.root.parent)
@@ -349,12 +367,20 @@ class GraphMatmulReorderPass(Pass):
     is a materialization point and stays a leaf. The default order is the FLOP-minimal one (a
     dynamic program over the chain); the `order` knob picks any parenthesization by index.
     Dynamic dims count as `size-hint`. Each chain of three or more matrices gets a remark with
-    the order chosen and the estimated FLOPs before and after.
+    the order chosen and the estimated FLOPs before and after. A chain of more than
+    `max-chain-length` matrices is cut into chains of at most that many, so the pass stays
+    linear in the IR size.
     """
 
     name = "graph-matmul-reorder"
     anchor = "func.func"
     size_hint = Option(int, 1024, "Size assumed for a dynamic dim when estimating FLOPs")
+    max_chain_length = Option(
+        int,
+        32,
+        "Most matrices reordered as one chain; a longer chain is cut into chains of at most "
+        "this many (the values at the cuts are materialized), which bounds the O(n^3) search",
+    )
     knobs = (
         KnobDecl(
             "order",
@@ -368,6 +394,9 @@ class GraphMatmulReorderPass(Pass):
     def run(self, op: Operation, ctx: PassContext) -> None:
         if self.size_hint < 1:
             ctx.error("graph-matmul-reorder: size-hint must be >= 1", op)
+            return
+        if self.max_chain_length < 2:
+            ctx.error("graph-matmul-reorder: max-chain-length must be >= 2", op)
             return
         name = op.get_attr("sym_name")
         scope = "@" + str(getattr(name, "value", "")) if name is not None else "@"
@@ -392,8 +421,13 @@ class GraphMatmulReorderPass(Pass):
                 if user.parent is block and res in (_chain_inputs(user) or ()):
                     continue  # an inner node of its user's chain
             roots.append(op)
-        for root in roots:
-            chain = Chain(root)
+        # Roots in program order; the cut points of chains longer than `max-chain-length`
+        # follow as roots of their own chains.
+        i = 0
+        while i < len(roots):
+            chain = Chain(roots[i], self.max_chain_length)
+            i += 1
+            roots.extend(chain.cuts)
             if len(chain.factors) < 3 or chain.num_matmuls == 0:
                 continue
             self._reorder(chain, scope, occurrences, ctx)

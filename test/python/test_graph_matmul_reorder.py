@@ -349,3 +349,59 @@ def test_random_chains_random_orders_match_interpreter(chain: tuple, seed: int) 
             module_flops = sum(2 * a[0] * a[1] * b[1] for a, b in matmuls(module))
             original_flops = sum(2 * a[0] * a[1] * b[1] for a, b in matmuls(mlc.parse(text)))
             assert module_flops <= original_flops
+
+
+def _left_deep_chain(n: int) -> tuple[str, list[tuple[int, int]]]:
+    """((a0 a1) a2) ... a(n-1) with small, varied dims."""
+    dims = [(i * 7) % 5 + 2 for i in range(n + 1)]
+    shapes = [(dims[i], dims[i + 1]) for i in range(n)]
+
+    def ty(r: int, c: int) -> str:
+        return f"tensor<{r}x{c}xf64>"
+
+    args = ", ".join(f"%a{i}: {ty(*s)}" for i, s in enumerate(shapes))
+    lines, v, vt = [], "%a0", ty(*shapes[0])
+    for i in range(1, n):
+        rt = ty(dims[0], dims[i + 1])
+        lines.append(f"  %m{i} = graph.matmul {v}, %a{i} : ({vt}, {ty(*shapes[i])}) -> {rt}")
+        v, vt = f"%m{i}", rt
+    body = "\n".join(lines)
+    return f"func.func @main({args}) -> {vt} {{\n{body}\n  return {v} : {vt}\n}}\n", shapes
+
+
+def test_long_chain_is_cut_at_max_chain_length() -> None:
+    text, shapes = _left_deep_chain(10)
+    module = mlc.parse(text)
+    pipeline = "builtin.module(func.func(graph-matmul-reorder{max-chain-length=4}))"
+    with engine.capture() as diags:
+        mlc.run_pipeline(module, pipeline)
+    remarks = [d.message for d in diags if d.severity == "remark"]
+    # 10 matrices in chains of at most 4: the root's chain (the cut value and 3 matrices),
+    # then the cut chain, and so on: 4 + 3 + 3 factors with the cut values as leaves.
+    assert len(remarks) == 3, remarks
+    assert all(r.split("]")[0].count("x") <= 4 for r in remarks)
+    rng = np.random.default_rng(1)
+    args = [rng.standard_normal(s) for s in shapes]
+    want = args[0]
+    for a in args[1:]:
+        want = want @ a
+    np.testing.assert_allclose(run(module, "main", *args)[0], want, rtol=1e-9)
+    with engine.capture(), pytest.raises(mlc.pass_manager.PassError, match="max-chain-length"):
+        bad = "builtin.module(func.func(graph-matmul-reorder{max-chain-length=1}))"
+        mlc.run_pipeline(mlc.parse(text), bad)
+
+
+def test_very_long_chain_neither_recurses_nor_searches_cubically() -> None:
+    # 1,500 matrices: one chain used to exceed the recursion limit (and an O(n^4) search).
+    text, shapes = _left_deep_chain(1500)
+    module = mlc.parse(text)
+    with engine.capture() as diags:
+        mlc.run_pipeline(module, PIPELINE)
+    assert not [d for d in diags if d.severity == "error"]
+    assert sum(1 for op in module.walk() if op.name == "graph.matmul") == 1499
+    rng = np.random.default_rng(2)
+    args = [rng.standard_normal(s) * 0.5 for s in shapes]
+    want = args[0]
+    for a in args[1:]:
+        want = want @ a
+    np.testing.assert_allclose(run(module, "main", *args)[0], want, rtol=1e-6)
