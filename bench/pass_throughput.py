@@ -4,7 +4,10 @@ are installed) on the same text, measured in one run; and mlc's linearity (100k 
     python bench/pass_throughput.py            # chain 10k/100k ops, 10k small functions
     python bench/pass_throughput.py --quick    # smaller sizes, for a smoke run
 
-Only the passes are timed (each run gets a freshly parsed module); ratios are what matter.
+Only the passes are timed (each run gets a freshly parsed module and a gc.collect() before the
+timer; the pass manager pauses the cyclic GC during the run, and the collections that still
+happen in the timed window are counted and printed); rounds interleave inputs and frameworks
+and the best time of each is kept; ratios are what matter.
 """
 
 from __future__ import annotations
@@ -22,11 +25,13 @@ for p in (_ROOT, _ROOT / "bench"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
+from graph_passes import _GCWatch  # noqa: E402 - counts the GC's collections while armed
 from ir_throughput import chain_custom  # noqa: E402 - the foundation benchmark's generator
 
 # Process CPU time by default (robust on a loaded machine; MLIR runs single-threaded here).
 CLOCK = time.process_time
 
+WATCH = _GCWatch()
 TARGET_VS_XDSL = 10.0
 TARGET_LINEARITY = 12.0
 PIPELINE = "builtin.module(canonicalize,cse)"
@@ -93,7 +98,10 @@ CORE_PASSES = (
 
 
 def linearity(small_pairs: int, repeats: int) -> list[tuple[str, float, float]]:
-    """Each core pass alone on the pass mix at two sizes (10x apart): (pass, t_small, t_big)."""
+    """Each core pass alone on the pass mix at two sizes (10x apart): (pass, t_small, t_big).
+
+    Each timed run gets a freshly parsed module and a `gc.collect()` before the timer; rounds
+    interleave the two sizes and the best of each is kept."""
     import mlc
     from mlc.ir.context import default_context
     from mlc.pass_manager import PassManager
@@ -102,18 +110,19 @@ def linearity(small_pairs: int, repeats: int) -> list[tuple[str, float, float]]:
     texts = [pass_mix(small_pairs), pass_mix(10 * small_pairs)]
     rows = []
     for name in CORE_PASSES:
-        times = []
-        for text in texts:
-            best = float("inf")
-            for _ in range(repeats):
+        times = [float("inf")] * len(texts)
+        for _ in range(repeats):
+            for i, text in enumerate(texts):
                 m = mlc.parse(text)
                 pm = PassManager.parse(f"builtin.module({name})")
                 pm.enable_verifier(False)
                 gc.collect()
+                WATCH.armed = True
                 t0 = CLOCK()
                 pm.run(m)
-                best = min(best, CLOCK() - t0)
-            times.append(best)
+                times[i] = min(times[i], CLOCK() - t0)
+                WATCH.armed = False
+                del m
         rows.append((name, times[0], times[1]))
         print(f"  {name:28} {times[0] * 1e3:8.1f} ms {times[1] * 1e3:9.1f} ms", file=sys.stderr)
     return rows
@@ -201,9 +210,11 @@ def time_once(r: Runner, text: str) -> tuple[float, int]:
     """Pass time on a freshly parsed module, and the op count after."""
     m = r.parse(text)
     gc.collect()
+    WATCH.armed = r.name == "mlc"
     t0 = CLOCK()
     r.run(m)
     dt = CLOCK() - t0
+    WATCH.armed = False
     return dt, r.count(m)
 
 
@@ -239,19 +250,25 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 runners.append(r)
     results: dict[tuple[str, str], tuple[float, int]] = {}
-    # Interleaved repeats (mlc, xDSL, MLIR, mlc, ...): on a shared machine a load change then
-    # hits every framework alike instead of skewing one ratio. Best time per framework.
-    for label, text in inputs:
-        for _ in range(args.repeats):
+    # Interleaved rounds (every input, and within it mlc, xDSL, MLIR): on a shared machine a
+    # load change then hits every framework and size alike instead of skewing one ratio.
+    # Best time per framework and input.
+    failed: set[tuple[str, str]] = set()
+    for _ in range(args.repeats):
+        for label, text in inputs:
             for r in runners:
+                if (label, r.name) in failed:
+                    continue
                 try:
                     dt, n = time_once(r, text)
                 except Exception as e:  # noqa: BLE001 - a peer failing must not hide our figures
                     notes.append(f"{r.name} failed on {label}: {type(e).__name__}: {e}")
+                    failed.add((label, r.name))
                     continue
                 best = results.get((label, r.name))
                 if best is None or dt < best[0]:
                     results[(label, r.name)] = (dt, n)
+    for label, _ in inputs:
         for r in runners:
             t, n = results.get((label, r.name), (float("nan"), 0))
             print(f"  {label:24} {r.name:5} {t * 1e3:9.1f} ms   ({n} ops after)", file=sys.stderr)
@@ -300,6 +317,11 @@ def main(argv: list[str] | None = None) -> int:
         worst = max(rows, key=lambda r: r[2] / r[1])
         ratio = worst[2] / worst[1]
         print(f"\nworst ratio: {worst[0]} {ratio:.1f} (target <= {TARGET_LINEARITY:.0f})")
+    print(
+        f"\ncyclic GC collections during mlc's timed runs: {WATCH.collections} "
+        f"({WATCH.seconds * 1e3:.0f} ms; the pass manager pauses the collector while a "
+        "pipeline runs)"
+    )
     for n in notes:
         print(f"note: {n}")
     return 0
