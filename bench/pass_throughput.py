@@ -101,7 +101,10 @@ def linearity(small_pairs: int, repeats: int) -> list[tuple[str, float, float]]:
     """Each core pass alone on the pass mix at two sizes (10x apart): (pass, t_small, t_big).
 
     Each timed run gets a freshly parsed module and a `gc.collect()` before the timer; rounds
-    interleave the two sizes and the best of each is kept."""
+    interleave the two sizes and the best of each is kept. A sample of the small size is the
+    mean of 10 modules run back to back (the work of one big sample): the best of single short
+    runs is biased low on a shared machine (a run that fits in one scheduler slice keeps its
+    caches warm), which inflated the ratio."""
     import mlc
     from mlc.ir.context import default_context
     from mlc.pass_manager import PassManager
@@ -113,16 +116,20 @@ def linearity(small_pairs: int, repeats: int) -> list[tuple[str, float, float]]:
         times = [float("inf")] * len(texts)
         for _ in range(repeats):
             for i, text in enumerate(texts):
-                m = mlc.parse(text)
+                copies = 10 if i == 0 else 1
+                modules = [mlc.parse(text) for _ in range(copies)]
                 pm = PassManager.parse(f"builtin.module({name})")
                 pm.enable_verifier(False)
                 gc.collect()
-                WATCH.armed = True
-                t0 = CLOCK()
-                pm.run(m)
-                times[i] = min(times[i], CLOCK() - t0)
-                WATCH.armed = False
-                del m
+                total = 0.0
+                for m in modules:
+                    WATCH.armed = True
+                    t0 = CLOCK()
+                    pm.run(m)
+                    total += CLOCK() - t0
+                    WATCH.armed = False
+                times[i] = min(times[i], total / copies)
+                del modules
         rows.append((name, times[0], times[1]))
         print(f"  {name:28} {times[0] * 1e3:8.1f} ms {times[1] * 1e3:9.1f} ms", file=sys.stderr)
     return rows
