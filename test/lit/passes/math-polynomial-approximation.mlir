@@ -1,20 +1,28 @@
 // RUN: mlc-opt %s -p 'builtin.module(math-polynomial-approximation)' --split-input-file | filecheck %s
 // RUN: mlc-opt %s -p 'builtin.module(math-polynomial-approximation{ops=tanh})' --split-input-file | filecheck %s --check-prefix=ONLY-TANH
 
-// exp: clamp, k = fptosi(x log2(e) + 256.5) - 256, Cody-Waite r, Horner with math.fma,
-// 2^k as two exponent-field scalings, NaN selected last.
+// exp: clamp, k = bits(fma(x, log2(e), 1.5 * 2^23)) - bits(1.5 * 2^23), Cody-Waite r, Horner
+// with math.fma, 2^k as two exponent-field scalings from k + 254, NaN selected last.
 // CHECK-LABEL: func.func @exp_f32(
 // CHECK-SAME:      %[[X:.*]]: f32) -> f32
 // CHECK:         %[[LO:.*]] = arith.constant -1.040000e+02 : f32
 // CHECK:         arith.cmpf olt, %[[X]], %[[LO]] : f32
 // CHECK:         arith.constant 8.880000e+01 : f32
-// CHECK:         arith.fptosi %{{.*}} : f32 to i32
-// CHECK:         arith.subi
-// CHECK:         %[[KF:.*]] = arith.sitofp %{{.*}} : i32 to f32
+// CHECK:         %[[SHIFTER:.*]] = arith.constant 0x4B400000 : f32
+// CHECK:         %[[T:.*]] = math.fma %{{.*}}, %{{.*}}, %[[SHIFTER]] : f32
+// CHECK:         %[[BITS:.*]] = arith.bitcast %[[T]] : f32 to i32
+// CHECK:         %[[C:.*]] = arith.constant 1262485504 : i32
+// CHECK:         %[[K:.*]] = arith.subi %[[BITS]], %[[C]] : i32
+// CHECK:         %[[KF:.*]] = arith.sitofp %[[K]] : i32 to f32
 // CHECK:         math.fma %[[KF]], %{{.*}}, %{{.*}} : f32
-// CHECK:         arith.shrsi
-// CHECK:         arith.shli
+// CHECK:         %[[CB:.*]] = arith.constant 1262485250 : i32
+// CHECK:         %[[KB:.*]] = arith.subi %[[BITS]], %[[CB]] : i32
+// CHECK:         %[[K1:.*]] = arith.shrsi %[[KB]], %{{.*}} : i32
+// CHECK:         %[[K2:.*]] = arith.subi %[[KB]], %[[K1]] : i32
+// CHECK:         arith.shli %[[K1]]
 // CHECK:         arith.bitcast %{{.*}} : i32 to f32
+// CHECK:         arith.shli %[[K2]]
+// CHECK-NOT:     arith.fptosi
 // CHECK:         %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
 // CHECK:         %[[R:.*]] = arith.select %[[NAN]], %[[X]], %{{.*}} : f32
 // CHECK:         return %[[R]] : f32
