@@ -100,24 +100,25 @@ CORE_PASSES = (
 def linearity(small_pairs: int, repeats: int) -> list[tuple[str, float, float]]:
     """Each core pass alone on the pass mix at two sizes (10x apart): (pass, t_small, t_big).
 
-    Each timed run gets a freshly parsed module and a `gc.collect()` before the timer; rounds
-    interleave the two sizes and the best of each is kept. A sample of the small size is the
-    mean of 10 modules run back to back (the work of one big sample): the best of single short
-    runs is biased low on a shared machine (a run that fits in one scheduler slice keeps its
-    caches warm), which inflated the ratio."""
+    Each timed run gets a fresh clone of the parsed module and a `gc.collect()` before the
+    timer; rounds interleave the two sizes and the best of each is kept. A sample of the small
+    size is the mean of 10 modules run back to back (the work of one big sample): the best of
+    single short runs is biased low on a shared machine (a run that fits in one scheduler slice
+    keeps its caches warm), which inflated the ratio."""
     import mlc
     from mlc.ir.context import default_context
     from mlc.pass_manager import PassManager
 
     default_context().register_dialect_module("ptest", "mlc.passes.test_dialect")
-    texts = [pass_mix(small_pairs), pass_mix(10 * small_pairs)]
+    # Parsed once per size; each timed run gets a fresh clone (cheaper than a parse).
+    parsed = [mlc.parse(pass_mix(small_pairs)), mlc.parse(pass_mix(10 * small_pairs))]
     rows = []
     for name in CORE_PASSES:
-        times = [float("inf")] * len(texts)
+        times = [float("inf")] * len(parsed)
         for _ in range(repeats):
-            for i, text in enumerate(texts):
+            for i, source in enumerate(parsed):
                 copies = 10 if i == 0 else 1
-                modules = [mlc.parse(text) for _ in range(copies)]
+                modules = [source.clone() for _ in range(copies)]
                 pm = PassManager.parse(f"builtin.module({name})")
                 pm.enable_verifier(False)
                 gc.collect()
