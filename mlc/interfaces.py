@@ -204,11 +204,25 @@ def would_op_be_trivially_dead(op: Operation) -> bool:
     cls = type(op)
     if cls._is_terminator or Symbol in cls._traits:
         return False
+    return _effects_droppable(op)
+
+
+def _effects_droppable(op: Operation) -> bool:
+    """Every effect of `op` and (for recursive-effect ops) of everything nested is a read or the
+    allocation of that op's own result. Stops at the first effect that is not, instead of
+    collecting a loop nest's effects first (which made canonicalize grow with nest depth)."""
     kind = _effect_kind(op)
     if kind == _PURE or kind == _NO_EFFECT:
         return True
     if kind == _UNKNOWN:
         return False
+    if kind == _RECURSIVE:
+        for region in op.regions:
+            for block in region.blocks:
+                for child in block:
+                    if not _effects_droppable(child):
+                        return False
+        return True
     effects = get_effects(op)
     if effects is None:
         return False
