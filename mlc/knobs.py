@@ -342,17 +342,26 @@ def fingerprint(op: Operation) -> str:
 
 
 class _SiteIndex:
-    """Occurrence numbers of fingerprints within one symbol scope, computed on first use."""
+    """Occurrence numbers of fingerprints within one symbol scope.
+
+    The first use of an op name numbers every op of that name in the scope in pre-order. An op
+    created after that (a pass asking knobs at ops it just built) is numbered after the ops
+    already counted with its fingerprint, in the order it is asked: numbering it by its position
+    would re-walk and re-fingerprint the scope for every new op (quadratic in a pass that builds
+    many). Both runs of a pipeline (the one that dumps the knobs and the one that applies them)
+    create and ask in the same order, so the sites agree.
+    """
 
     __slots__ = ("by_name",)
 
     def __init__(self) -> None:
-        self.by_name: dict[str, dict[Operation, int]] = {}
+        # op name -> (occurrence of each op met, next occurrence of each fingerprint)
+        self.by_name: dict[str, tuple[dict[Operation, int], dict[str, int]]] = {}
 
     def occurrence(self, scope: Operation | None, op: Operation, fp: str) -> int:
-        table = self.by_name.get(op.name)
-        if table is None or op not in table:  # first use, or an op created since: recount
-            table = {}
+        entry = self.by_name.get(op.name)
+        if entry is None:
+            table: dict[Operation, int] = {}
             counts: dict[str, int] = {}
             root = scope if scope is not None else _root(op)
             name = op.name
@@ -362,8 +371,13 @@ class _SiteIndex:
                     n = counts.get(ofp, 0)
                     counts[ofp] = n + 1
                     table[other] = n
-            self.by_name[op.name] = table
-        return table.get(op, 0)
+            entry = self.by_name[name] = (table, counts)
+        table, counts = entry
+        n = table.get(op)  # type: ignore[assignment]
+        if n is None:  # created since the scope was numbered
+            n = table[op] = counts.get(fp, 0)
+            counts[fp] = n + 1
+        return n
 
 
 def _root(op: Operation) -> Operation:
