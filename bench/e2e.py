@@ -42,10 +42,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peers as bench_peers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+SETTLE = 0.3  # seconds of idle before each timing (see median_time)
 
 
 def median_time(fn: Callable[[], object], repeat: int, min_total: float = 0.2) -> float:
-    """Median seconds per call over `repeat` batches (batches of about min_total / repeat)."""
+    """Median seconds per call over `repeat` batches (batches of about min_total / repeat).
+
+    Starts with a pause: the thread pools of the runtime timed just before (OpenBLAS,
+    onnxruntime, torch) spin for a while after their last call, and on a 2-core machine those
+    spinning threads would take the cores from the one timed now."""
+    time.sleep(SETTLE)
     fn()  # warm
     t = time.perf_counter()
     fn()
@@ -161,31 +167,38 @@ def _check(got: object, want: object, what: str) -> None:
 
 
 def bench_examples(repeat: int, peers: list[str], threads: int) -> None:
+    """mlc and NumPy on every case first, then each peer on every case: no peer's thread pool
+    exists while mlc and NumPy are timed."""
     print("== examples: mlc.compile(...).main vs the same computation in NumPy and the peers ==")
-    head = f"{'case':24} {'mlc':>11} {'numpy':>11} {'mlc/numpy':>10}"
     short = {"onnxruntime": "ort", "jax": "jax", "torch": "torch"}
+    head = f"{'case':24} {'mlc':>11} {'numpy':>11} {'mlc/numpy':>10}"
     head += "".join(f" {p:>13} {'mlc/' + short[p]:>9}" for p in peers)
-    print(head)
     rng = np.random.default_rng(0)
+    cases = example_cases(rng)
     compiled: dict[str, object] = {}
-    peer_fns: dict[tuple[str, str], Callable[..., object]] = {}
-    for label, name, inputs, ref in example_cases(rng):
+    rows, t_mlc, wants = [], [], []
+    for label, name, inputs, ref in cases:
         if name not in compiled:
             compiled[name] = mlc.compile((ROOT / "examples" / f"{name}.mlir").read_text()).main
         fn = compiled[name]
         want = ref(*inputs)
         _check(fn(*inputs), want, label)  # type: ignore[operator]
-        t_mlc = median_time(lambda fn=fn, a=inputs: fn(*a), repeat)  # type: ignore[misc]
+        t = median_time(lambda fn=fn, a=inputs: fn(*a), repeat)  # type: ignore[misc]
         t_np = median_time(lambda ref=ref, a=inputs: ref(*a), repeat)  # type: ignore[misc]
-        row = f"{label:24} {fmt_time(t_mlc)} {fmt_time(t_np)} {t_mlc / t_np:10.2f}"
-        for p in peers:
-            if (p, name) not in peer_fns:
-                peer_fns[p, name] = bench_peers.make(p, name, threads)
-            pf = peer_fns[p, name]
-            _check(bench_peers.to_numpy(pf(*inputs)), want, f"{label} ({p})")
+        rows.append(f"{label:24} {fmt_time(t)} {fmt_time(t_np)} {t / t_np:10.2f}")
+        t_mlc.append(t)
+        wants.append(want)
+    for p in peers:
+        fns: dict[str, Callable[..., object]] = {}
+        for k, (label, name, inputs, _) in enumerate(cases):
+            if name not in fns:
+                fns[name] = bench_peers.make(p, name, threads)
+            pf = fns[name]
+            _check(bench_peers.to_numpy(pf(*inputs)), wants[k], f"{label} ({p})")
             t_p = median_time(lambda pf=pf, a=inputs: pf(*a), repeat)  # type: ignore[misc]
-            row += f"   {fmt_time(t_p)} {t_mlc / t_p:9.2f}"
-        print(row)
+            rows[k] += f"   {fmt_time(t_p)} {t_mlc[k] / t_p:9.2f}"
+    print(head)
+    print("\n".join(rows))
     print()
 
 
