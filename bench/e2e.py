@@ -104,14 +104,7 @@ def np_conv(x, w, b):  # type: ignore[no-untyped-def]
     return r.reshape(n, 16, 16, 2, 16, 2).max(axis=(3, 5))
 
 
-def np_linreg_cg(X, w, r, p, lam):  # type: ignore[no-untyped-def]
-    q = X.T @ (X @ p) + lam * p
-    rr = (r * r).sum()
-    alpha = rr / (p * q).sum()
-    w1 = w + alpha * p
-    r1 = r - alpha * q
-    beta = (r1 * r1).sum() / rr
-    return w1, r1, r1 + beta * p
+np_linreg_cg = bench_peers.linreg_cg_step
 
 
 def _rand(rng: np.random.Generator, *shape: int, scale: float = 1.0) -> np.ndarray:

@@ -35,6 +35,18 @@ def make(peer: str, example: str, threads: int) -> Callable[..., Any]:
     return {"onnxruntime": _onnx, "jax": _jax, "torch": _torch}[peer](example, threads)
 
 
+def linreg_cg_step(X, w, r, p, lam):  # type: ignore[no-untyped-def]
+    """One conjugate-gradient step of examples/linreg_cg.mlir, in operators and `.sum()` only,
+    so the same function runs on NumPy arrays, torch tensors and JAX arrays."""
+    q = X.T @ (X @ p) + lam * p
+    rr = (r * r).sum()
+    alpha = rr / (p * q).sum()
+    w1 = w + alpha * p
+    r1 = r - alpha * q
+    beta = (r1 * r1).sum() / rr
+    return w1, r1, r1 + beta * p
+
+
 def to_numpy(result: Any) -> Any:
     if isinstance(result, (tuple, list)):
         return tuple(to_numpy(r) for r in result)
@@ -64,16 +76,7 @@ def _torch(example: str, threads: int) -> Callable[..., Any]:
     def conv(x, w, b):  # type: ignore[no-untyped-def]
         return F.max_pool2d(torch.relu(F.conv2d(x, w, b, padding=1)), 2, 2)
 
-    def linreg_cg(X, w, r, p, lam):  # type: ignore[no-untyped-def]
-        q = X.T @ (X @ p) + lam * p
-        rr = (r * r).sum()
-        alpha = rr / (p * q).sum()
-        w1 = w + alpha * p
-        r1 = r - alpha * q
-        beta = (r1 * r1).sum() / rr
-        return w1, r1, r1 + beta * p
-
-    fn = {"mlp": mlp, "attention": attention, "conv": conv, "linreg_cg": linreg_cg}[example]
+    fn = {"mlp": mlp, "attention": attention, "conv": conv, "linreg_cg": linreg_cg_step}[example]
 
     def call(*arrays: np.ndarray) -> Any:
         with torch.inference_mode():
@@ -111,17 +114,8 @@ def _jax(example: str, threads: int) -> Callable[..., Any]:
         r = jax.nn.relu(c + b[None, :, None, None])
         return jax.lax.reduce_window(r, -jnp.inf, jax.lax.max, (1, 1, 2, 2), (1, 1, 2, 2), "VALID")
 
-    def linreg_cg(X, w, r, p, lam):  # type: ignore[no-untyped-def]
-        q = X.T @ (X @ p) + lam * p
-        rr = (r * r).sum()
-        alpha = rr / (p * q).sum()
-        w1 = w + alpha * p
-        r1 = r - alpha * q
-        beta = (r1 * r1).sum() / rr
-        return w1, r1, r1 + beta * p
-
     fn = jax.jit(
-        {"mlp": mlp, "attention": attention, "conv": conv, "linreg_cg": linreg_cg}[example]
+        {"mlp": mlp, "attention": attention, "conv": conv, "linreg_cg": linreg_cg_step}[example]
     )
     placed: dict[int, Any] = {}
 
