@@ -18,7 +18,12 @@ from typing import Any
 import llvmlite.binding as llvm
 from llvmlite.binding import ffi
 
-from mlc.runtime.parallel import parallel_for_address
+from mlc.runtime.parallel import (
+    check_thread_count,
+    env_thread_count,
+    parallel_for_address,
+    usable_cores,
+)
 from mlc.runtime.signature import Signature
 from mlc.runtime.split import Part, split_module
 
@@ -345,34 +350,12 @@ def _wrapper_ir(name: str, sig: Signature, from_objects: bool) -> str:
 def default_compile_threads() -> int:
     """Threads that compile one module's parts: `MLC_COMPILE_THREADS`, else the usable cores
     (at most 8)."""
-    env = os.environ.get("MLC_COMPILE_THREADS", "").strip()
-    if env:
-        try:
-            n = int(env)
-        except ValueError:
-            n = 0
-        if n < 1:
-            raise ValueError(f"MLC_COMPILE_THREADS must be a positive integer, got {env!r}")
-        return n
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 8))
+    n = env_thread_count("MLC_COMPILE_THREADS")
+    return min(usable_cores(), 8) if n is None else n
 
 
 def resolve_compile_threads(compile_threads: int | None) -> int:
-    if compile_threads is None:
-        return default_compile_threads()
-    if (
-        isinstance(compile_threads, bool)
-        or not isinstance(compile_threads, int)
-        or compile_threads < 1
-    ):
-        raise ValueError(
-            f"compile_threads must be a positive integer or None, got {compile_threads!r}"
-        )
-    return compile_threads
+    return check_thread_count("compile_threads", compile_threads, default_compile_threads)
 
 
 def _target_machine(target: HostTarget, opt_level: int) -> Any:

@@ -18,6 +18,7 @@ import ctypes
 import os
 import queue
 import threading
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
@@ -34,29 +35,46 @@ _ENTRY_TYPE = ctypes.CFUNCTYPE(
 )
 
 
+def env_thread_count(var: str) -> int | None:
+    """The positive integer in environment variable `var`, None when unset or blank."""
+    env = os.environ.get(var, "").strip()
+    if not env:
+        return None
+    try:
+        n = int(env)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ValueError(f"{var} must be a positive integer, got {env!r}")
+    return n
+
+
+def usable_cores() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity API on this platform
+        return max(1, os.cpu_count() or 1)
+
+
 def default_threads() -> int:
     """`MLC_NUM_THREADS` if set, else the number of cores this process may run on."""
-    env = os.environ.get("MLC_NUM_THREADS", "").strip()
-    if env:
-        try:
-            n = int(env)
-        except ValueError:
-            n = 0
-        if n < 1:
-            raise ValueError(f"MLC_NUM_THREADS must be a positive integer, got {env!r}")
-        return n
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
+    n = env_thread_count("MLC_NUM_THREADS")
+    return usable_cores() if n is None else n
+
+
+def check_thread_count(name: str, value: int | None, default: Callable[[], int]) -> int:
+    """`value` checked (a positive int), or `default()` when None."""
+    if value is None:
+        return default()
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
+    return value
 
 
 def resolve_threads(threads: int | None) -> int:
     """`threads` checked (a positive int), or `default_threads()` when None."""
-    if threads is None:
-        return default_threads()
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
-    return threads
+    return check_thread_count("threads", threads, default_threads)
 
 
 def chunk_bounds(lower: int, upper: int, step: int, threads: int) -> list[tuple[int, int]]:

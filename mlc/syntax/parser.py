@@ -264,8 +264,9 @@ class Parser(AttrParser):
     # -- operations -----------------------------------------------------------------------------
 
     def _op_loc(self, name_pos: int) -> A.Location:
-        """The location of an op whose name starts at `name_pos` (the line-hint search of
-        `_parse_op`, for line op tokens)."""
+        """The location of an op whose name starts at `name_pos`: the line is searched from
+        the previous op's (ops come in text order), by bisection when it is not one of the
+        next two lines."""
         lines = self._lines
         line = self._line_hint
         if lines[line - 1] <= name_pos:
@@ -297,19 +298,7 @@ class Parser(AttrParser):
                 results = self._parse_result_groups()
             tok = toks[self.i]
         # As in MLIR, an op is located at its name (not at its results).
-        name_pos = self.starts[self.i]
-        lines = self._lines
-        line = self._line_hint
-        if lines[line - 1] <= name_pos:
-            if line < self._line_count and lines[line] <= name_pos:
-                line += 1
-                if line < self._line_count and lines[line] <= name_pos:
-                    line = bisect_right(lines, name_pos)
-        else:
-            line = bisect_right(lines, name_pos)
-        self._line_hint = line
-        col = name_pos - lines[line - 1] + 1 if self._ascii else self.byte_column(line, name_pos)
-        loc = _FileLineColLoc(self.filename, line + self.line_offset, col)
+        loc = self._op_loc(self.starts[self.i])
         c = tok[:1]
         if c == '"':
             op = self._parse_generic_op(tok, loc)
