@@ -76,7 +76,7 @@ def staged(text: str, verbose: bool) -> Staged:
     from mlc.lowering.translate import translate_module
 
     from mlc.diagnostics import REMARK, engine
-    from mlc.pass_manager import OpPassManager, PassManager
+    from mlc.pass_manager import PassManager
 
     t0 = time.perf_counter()
     module = mlc.parse(text)
@@ -95,16 +95,7 @@ def staged(text: str, verbose: bool) -> Staged:
     t3 = time.perf_counter()
     llvm_ir = translate_module(module)
     t4 = time.perf_counter()
-    passes: list[tuple[str, float]] = []
-
-    def walk(p: OpPassManager) -> None:
-        for e in p.elements:
-            if isinstance(e, OpPassManager):
-                walk(e)
-            else:
-                passes.append((e.name, timing.times.get(id(e), 0.0)))
-
-    walk(pm)
+    passes = [(e.name, timing.times.get(id(e), 0.0)) for e in pm.passes()]
     rows = [("parse + verify", t1 - t0)]
     groups: list[list[tuple[str, float]]] = [[]]
     for name, t in passes:

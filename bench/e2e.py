@@ -267,7 +267,7 @@ def _pipeline_times(text: str) -> tuple[float, list[tuple[str, float]], float, f
     run after each pass, the whole pipeline, and the LLVM IR text of the translation."""
     from mlc.lowering.translate import translate_module
 
-    from mlc.pass_manager import OpPassManager, PassManager
+    from mlc.pass_manager import PassManager
 
     t0 = time.perf_counter()
     module = mlc.parse(text)
@@ -278,16 +278,7 @@ def _pipeline_times(text: str) -> tuple[float, list[tuple[str, float]], float, f
     pm.run(module)
     timing = pm.timing
     assert timing is not None
-    passes: list[tuple[str, float]] = []
-
-    def walk(p: OpPassManager) -> None:
-        for e in p.elements:
-            if isinstance(e, OpPassManager):
-                walk(e)
-            else:
-                passes.append((e.display_name, timing.times.get(id(e), 0.0)))
-
-    walk(pm)
+    passes = [(e.display_name, timing.times.get(id(e), 0.0)) for e in pm.passes()]
     t2 = time.perf_counter()
     llvm_ir = translate_module(module)
     t3 = time.perf_counter()
@@ -396,7 +387,7 @@ def main() -> None:
         bench_compile_time(2 if args.quick else 3)
     threads = mlc.runtime.default_threads()
     peers = []
-    for p in filter(None, args.peers.split(",")):
+    for p in filter(None, "" if args.no_examples else args.peers.split(",")):
         if p not in bench_peers.PEERS:
             ap.error(f"--peers: unknown peer {p!r} (known: {', '.join(bench_peers.PEERS)})")
         if bench_peers.available(p):
