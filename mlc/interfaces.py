@@ -14,7 +14,7 @@ with `attach_interface("dialect.op", Interface, model)` so the dialect module st
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mlc.ir.attributes import SymbolRefAttr, Type
@@ -148,6 +148,16 @@ def get_effects(op: Operation) -> list[EffectInstance] | None:
     return None
 
 
+def _all_nested(op: Operation, pred: Callable[[Operation], bool]) -> bool:
+    """`pred` holds for every op directly inside `op`'s regions (stops at the first that fails)."""
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block:
+                if not pred(child):
+                    return False
+    return True
+
+
 def is_memory_effect_free(op: Operation) -> bool:
     """True when the op (and, for recursive-effect ops, everything nested) has no effects."""
     kind = _effect_kind(op)
@@ -158,12 +168,7 @@ def is_memory_effect_free(op: Operation) -> bool:
     if kind == _IFACE:
         effects = get_effects(op)
         return effects is not None and not effects
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block:
-                if not is_memory_effect_free(child):
-                    return False
-    return True
+    return _all_nested(op, is_memory_effect_free)
 
 
 def is_speculatable(op: Operation) -> bool:
@@ -176,11 +181,7 @@ def is_speculatable(op: Operation) -> bool:
     else:
         return False
     if speculatable and RecursiveMemoryEffects in traits:
-        for region in op.regions:
-            for block in region.blocks:
-                for child in block:
-                    if not is_speculatable(child):
-                        return False
+        return _all_nested(op, is_speculatable)
     return speculatable
 
 
@@ -217,12 +218,7 @@ def _effects_droppable(op: Operation) -> bool:
     if kind == _UNKNOWN:
         return False
     if kind == _RECURSIVE:
-        for region in op.regions:
-            for block in region.blocks:
-                for child in block:
-                    if not _effects_droppable(child):
-                        return False
-        return True
+        return _all_nested(op, _effects_droppable)
     effects = get_effects(op)
     if effects is None:
         return False
