@@ -293,9 +293,10 @@ func.func @main(%a: tensor<4x50x40xf32>, %b: tensor<4x40x70xf32>) -> tensor<4x50
     assert np.array_equal(results[0], results[1]) and np.array_equal(results[0], results[2])
 
 
-@pytest.mark.parametrize("shape", [(1, 784, 512), (100, 70, 300), (37, 512, 10)])
+@pytest.mark.parametrize("shape", [(1, 784, 512), (100, 70, 300), (37, 512, 10), (300, 100, 1)])
 def test_lower_to_cpu_default_knobs(shape: tuple[int, int, int]) -> None:
-    """Through the whole lower-to-cpu (with the affine passes after this one), 1 and 2 threads."""
+    """Through the whole lower-to-cpu (with the affine passes after this one), 1 and 2 threads;
+    the skinny shapes take the unpacked kernels (a dynamic M of 1 the run-time small-M one)."""
     m, k, n = shape
     text = _matmul("?", str(k), str(n), "bias,relu")
     rng = np.random.default_rng(m)

@@ -183,21 +183,6 @@ def test_random_skinny_knobs_and_threads(seed: int) -> None:
     assert np.array_equal(one, two), knobs
 
 
-@pytest.mark.parametrize("shape", [(1, 784, 512), (300, 100, 1), (37, 512, 10)])
-def test_lower_to_cpu_default_knobs(shape: tuple[int, int, int]) -> None:
-    """Through the whole lower-to-cpu, one compiled function, 1 and 2 threads."""
-    m, k, n = shape
-    text = _matmul("?", str(k), str(n), "bias,relu")
-    rng = np.random.default_rng(m)
-    a = rng.standard_normal((m, k)).astype(np.float32)
-    b = rng.standard_normal((k, n)).astype(np.float32)
-    bias = rng.standard_normal(n).astype(np.float32)
-    expected = np.maximum(a @ b + bias, 0)
-    got = [mlc.compile(text, threads=t, opt_level=1).main(a, b, bias) for t in (1, 2)]
-    np.testing.assert_allclose(got[0], expected, rtol=1e-4, atol=1e-3)
-    assert np.array_equal(got[0], got[1])
-
-
 TRANSPOSED_B_DYNAMIC = """
 func.func @main(%x: tensor<3x?xf32>, %w: tensor<?x?xf32>, %bias: tensor<?xf32>) -> tensor<3x?xf32> {
   %wt = graph.transpose %w {perm = array<i64: 1, 0>} : (tensor<?x?xf32>) -> tensor<?x?xf32>
