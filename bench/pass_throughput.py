@@ -35,6 +35,10 @@ WATCH = _GCWatch()
 TARGET_VS_XDSL = 10.0
 TARGET_LINEARITY = 12.0
 PIPELINE = "builtin.module(canonicalize,cse)"
+# Shortest sample (seconds of pass time) in the linearity table; see `linearity`.
+MIN_SAMPLE = 0.1
+# Longest sample of the small chain; see `time_sample`.
+MAX_SMALL_SAMPLE = 2.0
 
 
 def small_functions(n: int) -> str:
@@ -101,10 +105,12 @@ def linearity(small_pairs: int, repeats: int) -> list[tuple[str, float, float]]:
     """Each core pass alone on the pass mix at two sizes (10x apart): (pass, t_small, t_big).
 
     Each timed run gets a fresh clone of the parsed module and a `gc.collect()` before the
-    timer; rounds interleave the two sizes and the best of each is kept. A sample of the small
-    size is the mean of 10 modules run back to back (the work of one big sample): the best of
+    timer; rounds interleave the two sizes and the best of each is kept. A sample is the mean
+    of modules run back to back: 10 of the small size per big one (equal work), and as many big
+    ones as make a sample last `MIN_SAMPLE` seconds (from an untimed first run). The best of
     single short runs is biased low on a shared machine (a run that fits in one scheduler slice
-    keeps its caches warm), which inflated the ratio."""
+    keeps its caches warm), which inflated the ratio, and a 2 ms pass (symbol-privatize at 10k
+    ops) moved by +-30% between samples of one run."""
     import mlc
     from mlc.ir.context import default_context
     from mlc.pass_manager import PassManager
@@ -114,10 +120,17 @@ def linearity(small_pairs: int, repeats: int) -> list[tuple[str, float, float]]:
     parsed = [mlc.parse(pass_mix(small_pairs)), mlc.parse(pass_mix(10 * small_pairs))]
     rows = []
     for name in CORE_PASSES:
+        pm = PassManager.parse(f"builtin.module({name})")
+        pm.enable_verifier(False)
+        probe = parsed[1].clone()
+        t0 = CLOCK()
+        pm.run(probe)
+        per_big = max(1, min(8, round(MIN_SAMPLE / max(CLOCK() - t0, 1e-6))))
+        del probe
         times = [float("inf")] * len(parsed)
         for _ in range(repeats):
             for i, source in enumerate(parsed):
-                copies = 10 if i == 0 else 1
+                copies = per_big * (10 if i == 0 else 1)
                 modules = [source.clone() for _ in range(copies)]
                 pm = PassManager.parse(f"builtin.module({name})")
                 pm.enable_verifier(False)
@@ -214,16 +227,19 @@ def mlir_runner() -> Runner | str:
     return Runner("MLIR", lambda t: ir.Module.parse(t, ctx), run, count)
 
 
-def time_once(r: Runner, text: str) -> tuple[float, int]:
-    """Pass time on a freshly parsed module, and the op count after."""
-    m = r.parse(text)
+def time_once(r: Runner, text: str, copies: int = 1) -> tuple[float, int]:
+    """Mean pass time over `copies` freshly parsed modules run back to back, and the op count
+    after."""
+    modules = [r.parse(text) for _ in range(copies)]
     gc.collect()
-    WATCH.armed = r.name == "mlc"
-    t0 = CLOCK()
-    r.run(m)
-    dt = CLOCK() - t0
-    WATCH.armed = False
-    return dt, r.count(m)
+    total = 0.0
+    for m in modules:
+        WATCH.armed = r.name == "mlc"
+        t0 = CLOCK()
+        r.run(m)
+        total += CLOCK() - t0
+        WATCH.armed = False
+    return total / copies, r.count(modules[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -262,13 +278,24 @@ def main(argv: list[str] | None = None) -> int:
     # load change then hits every framework and size alike instead of skewing one ratio.
     # Best time per framework and input.
     failed: set[tuple[str, str]] = set()
+    # A sample of the small chain is the mean of up to 10 back-to-back runs (the work of one run
+    # of the big chain), as many as fit in MAX_SMALL_SAMPLE seconds of that framework's first
+    # run: a single 30 ms run is biased low on a shared machine (it can fit in one scheduler
+    # slice with warm caches), which moved the 100k/10k ratio between 7.8 and 16 across runs.
+    copies: dict[str, int] = {}
+    for r in runners:  # an untimed probe run decides the small chain's sample size
+        try:
+            dt, _ = time_once(r, inputs[0][1])
+        except Exception:  # noqa: BLE001 - reported by the timed rounds below
+            dt = MAX_SMALL_SAMPLE
+        copies[r.name] = max(1, min(10, int(MAX_SMALL_SAMPLE / max(dt, 1e-6))))
     for _ in range(args.repeats):
         for label, text in inputs:
             for r in runners:
                 if (label, r.name) in failed:
                     continue
                 try:
-                    dt, n = time_once(r, text)
+                    dt, n = time_once(r, text, copies[r.name] if label == inputs[0][0] else 1)
                 except Exception as e:  # noqa: BLE001 - a peer failing must not hide our figures
                     notes.append(f"{r.name} failed on {label}: {type(e).__name__}: {e}")
                     failed.add((label, r.name))
@@ -282,7 +309,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {label:24} {r.name:5} {t * 1e3:9.1f} ms   ({n} ops after)", file=sys.stderr)
     print(
         f"\ncanonicalize + cse ({PIPELINE}), pass time only ({args.clock} clock), "
-        f"best of {args.repeats}\n"
+        f"best of {args.repeats}; a sample of the {inputs[0][0]} is the mean of "
+        + ", ".join(f"{copies[n]} ({n})" for n in (r.name for r in runners))
+        + " runs back to back\n"
     )
     names = [r.name for r in runners]
     print(
