@@ -311,34 +311,66 @@ def _attr_text(attr: Any) -> str:
         return repr(getattr(attr, "parameters", attr))
 
 
-def _signature(op: Operation, parts: list[str]) -> None:
-    """Append a rename-proof structural description of `op` and everything nested in it."""
-    parts.append(op.name)
+# Texts of the (interned, immortal) types and short attributes met by fingerprints: printing a
+# type is ~10 Python calls, and a function's ops repeat a handful of types thousands of times.
+# Long texts (dense constants) are not kept.
+_TEXTS: dict[Any, str] = {}
+_TEXT_LIMIT = 200
+
+
+def _text(attr: Any) -> str:
+    text = _TEXTS.get(attr)
+    if text is None:
+        text = _attr_text(attr)
+        if len(text) <= _TEXT_LIMIT:
+            _TEXTS[attr] = text
+    return text
+
+
+def _signature(op: Operation, memo: dict[Operation, str] | None = None) -> str:
+    """A rename-proof structural description of `op` and everything nested in it.
+
+    The items (name, operand types, result types, attributes, and per region its blocks'
+    argument types and nested ops) are joined by U+001F; a nested op contributes its own
+    description, so `memo` (op -> description, valid while the IR does not change) lets a walk
+    that fingerprints every op of a nest describe each op once instead of once per enclosing op.
+    """
+    text = _text
     # Operand types only: where an operand comes from changes with earlier decisions (a call
     # inlined before this one), which must not change this op's key.
-    parts.append("(" + ",".join(_attr_text(u.value.type) for u in op._operands) + ")")
-    parts.append("->(" + ",".join(_attr_text(r.type) for r in op.results) + ")")
+    parts = [
+        op.name,
+        "(" + ",".join([text(u.value.type) for u in op._operands]) + ")",
+        "->(" + ",".join([text(r.type) for r in op.results]) + ")",
+    ]
     attrs = op._attrs
     if attrs:
         for k in sorted(attrs):
-            parts.append(f"{k}={_attr_text(attrs[k])}")
+            parts.append(f"{k}={text(attrs[k])}")
     for region in op.regions:
         parts.append("{")
         for block in region.blocks:
-            parts.append("[" + ",".join(_attr_text(a.type) for a in block.arguments) + "]")
+            parts.append("[" + ",".join([text(a.type) for a in block.arguments]) + "]")
             for child in block:
-                _signature(child, parts)
+                nested = memo.get(child) if memo is not None else None
+                parts.append(nested if nested is not None else _signature(child, memo))
         parts.append("}")
+    sig = "\x1f".join(parts)
+    if memo is not None:
+        memo[op] = sig
+    return sig
 
 
-def fingerprint(op: Operation) -> str:
+def fingerprint(op: Operation, memo: dict[Operation, str] | None = None) -> str:
     """A stable 8-hex-digit hash of the op's structure (names, types, attributes, regions).
 
-    SSA names and locations do not enter, so renaming and unrelated edits keep it.
+    SSA names and locations do not enter, so renaming and unrelated edits keep it. `memo`: see
+    `_signature`.
     """
-    parts: list[str] = []
-    _signature(op, parts)
-    return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=4).hexdigest()
+    sig = memo.get(op) if memo is not None else None
+    if sig is None:
+        sig = _signature(op, memo)
+    return hashlib.blake2b(sig.encode(), digest_size=4).hexdigest()
 
 
 class _SiteIndex:
@@ -365,9 +397,10 @@ class _SiteIndex:
             counts: dict[str, int] = {}
             root = scope if scope is not None else _root(op)
             name = op.name
+            memo: dict[Operation, str] = {}
             for other in root.walk(post_order=False):
                 if other.name == name and other is not root:
-                    ofp = fp if other is op else fingerprint(other)
+                    ofp = fp if other is op else fingerprint(other, memo)
                     n = counts.get(ofp, 0)
                     counts[ofp] = n + 1
                     table[other] = n
