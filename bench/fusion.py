@@ -12,7 +12,8 @@ the previous one as a loop would (`y = f(a, b, c)`): the previous result is stil
 the call. Every compiled result is checked against NumPy's before it is timed.
 
 The bound: the bandwidth B is the best of the triads `t = b + s * c` measured here (compiled into
-`out=` at each thread count, and NumPy's `np.multiply(c, s, out=t); np.add(b, t, out=a)`),
+`out=` at each thread count, and NumPy's `np.multiply(c, s, out=t); np.add(b, t, out=a)`, each
+timed again before every chain, so that a slow minute of the VM does not set the bound),
 counting 12 bytes per element (two arrays read, one written: STREAM's convention, which leaves
 out the write-allocate read of the destination). A chain with k input arrays and one result
 moves 4 (k + 1) bytes per element by the same count; its bound is that / B.
@@ -190,20 +191,49 @@ def bench_chains(n: int, repeat: int, threads: list[int], dynamic: bool) -> None
         print(f"load average at start: {os.getloadavg()[0]:.1f}")
     print()
     rows: dict[str, dict[str, float]] = {}
+    # The triad is timed again before every chain (compiled, into out=, at each thread count;
+    # and NumPy's) and the best over the run sets the bound: this VM's speed moves by up to 2x
+    # from one minute to the next, and a bound taken in a slow minute would be too lax.
+    body, _, k = CHAINS[TRIAD]
+    triad_text = program(body, k, None if dynamic else n)
+    triad_fns = {f"out= t{t}": mlc.compile(triad_text, threads=t).main for t in threads}
+    triad_out = np.empty_like(arrays[0])
+    triad_times: dict[str, float] = {}
+
+    def time_triad() -> None:
+        for key, fn in triad_fns.items():
+            t = best(lambda fn=fn: fn(*arrays[:2], out=triad_out), repeat)
+            triad_times[key] = min(t, triad_times.get(key, t))
+        t = numpy_triad(arrays[0], arrays[1], repeat)
+        triad_times["numpy out="] = min(t, triad_times.get("numpy out=", t))
+
     for name, (body, ref, k) in CHAINS.items():
+        time_triad()
         ins = arrays[:k]
         want = ref(*ins)
         text = program(body, k, None if dynamic else n)
         rows[name] = {"numpy": best(lambda ref=ref, ins=ins: ref(*ins), repeat)}
         rows[name].update(measure_chain(text, ins, want, name, threads, repeat, unfused))
-    rows[TRIAD]["numpy out="] = numpy_triad(arrays[0], arrays[1], repeat)
-    triad = rows[TRIAD]
-    triad_times = {k: v for k, v in triad.items() if k.startswith("out=") or k == "numpy out="}
+    time_triad()
     source, t_triad = min(triad_times.items(), key=lambda kv: kv[1])
     bandwidth = 12 * n / t_triad
-    print(f"bandwidth: {bandwidth / 1e9:.1f} GB/s from the triad ({source}: {fmt(t_triad)});")
+    print(
+        f"bandwidth: {bandwidth / 1e9:.1f} GB/s from the triad ({source}: {fmt(t_triad)}; "
+        f"best of {len(CHAINS) + 1} timings spread over the run);"
+    )
     for k, v in sorted(triad_times.items()):
         print(f"  triad {k:12} {fmt(v)}  {12 * n / v / 1e9:5.1f} GB/s")
+    fastest = max(
+        (4 * (CHAINS[name][2] + 1) * n / v, name, c)
+        for name, row in rows.items()
+        for c, v in row.items()
+        if c.startswith(("pool", "out="))
+    )
+    verdict = "above the triad's: the bound is lax" if fastest[0] > bandwidth else "below it"
+    print(
+        f"  highest rate of any mlc chain: {fastest[0] / 1e9:.1f} GB/s ({fastest[1]}, "
+        f"{fastest[2]}; {verdict})"
+    )
     print()
     cols = [c for c in rows[TRIAD] if c not in ("numpy", "numpy out=")]
     for name, row in rows.items():
