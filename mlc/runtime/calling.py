@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import math
 import operator
+import os
 import struct
 import sys
 import warnings
@@ -29,6 +30,7 @@ __all__ = [
     "caller_template",
     "make_caller",
     "result_pool",
+    "tune_malloc",
 ]
 
 ALIGNMENT = 64  # bytes; outputs of at least _ALIGN_MIN bytes start on this boundary
@@ -82,6 +84,45 @@ def aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
 # Process-wide, so that a buffer one module's result gave back serves the next module's result
 # (chains of compiled functions) and one cap bounds the memory held for reuse.
 result_pool = default_pool(aligned_empty)
+
+
+# glibc's mallopt parameters, and the values tune_malloc sets: the ceiling glibc's own dynamic
+# mmap threshold reaches on 64-bit hosts, and twice that for trimming (glibc's dynamic rule).
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+MMAP_THRESHOLD = 32 << 20
+TRIM_THRESHOLD = 64 << 20
+_malloc_tuned: bool | None = None
+
+
+def tune_malloc() -> bool:
+    """Make glibc's malloc keep freed heap memory for the next call (once per process; called
+    when the first entry is bound; `MLC_TUNE_MALLOC=0` leaves malloc alone). True if set.
+
+    Compiled code mallocs its scratch buffers (packed matmul panels: megabytes) on every call
+    and frees them before returning. With glibc's dynamic thresholds, a call that frees more
+    than twice the largest block ever returned to the OS trims the heap top at every call, and
+    the next call faults every page back in: 512 x 512 x 512 at 2 threads took 992 page faults
+    and 2-3 ms of kernel time per call (2x its compute). These are the values the dynamic
+    thresholds reach by themselves after a 32 MiB block is freed once.
+    """
+    global _malloc_tuned
+    if _malloc_tuned is not None:
+        return _malloc_tuned
+    _malloc_tuned = False
+    if os.environ.get("MLC_TUNE_MALLOC", "1").strip() == "0" or not sys.platform.startswith(
+        "linux"
+    ):
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc
+        return False
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    mallopt.restype = ctypes.c_int
+    ok = mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1
+    ok = ok and mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1
+    _malloc_tuned = ok
+    return ok
 
 
 # ---------------------------------------------------------------------------------------------
@@ -403,6 +444,7 @@ def make_caller(
     template: CallerTemplate, wrapper_address: int, *, threads: int, keepalive: Any
 ) -> Callable[..., Any]:
     """The Python function that validates, allocates, packs and calls the template's entry."""
+    tune_malloc()
     env = dict(template.env)
     env["_call"] = _WRAPPER_TYPE(wrapper_address)
     env["_threads"] = threads
