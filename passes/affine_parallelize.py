@@ -26,6 +26,8 @@ from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 _DYNAMIC_TRIP_GUESS = 4096  # a dynamic trip count is assumed large
 MAX_CHUNK = 1 << 16
 DEFAULT_CHUNK = 1024  # iterations per parallel iteration of an innermost marked loop
+# Unit attribute of a loop nest whose thread count another pass decided (one thread).
+SERIAL_ATTR = "mlc.serial"
 
 
 def _i32_tensor(values: list[int]) -> A.DenseElementsAttr:
@@ -189,11 +191,13 @@ class AffineParallelizePass(Pass):
     default: when the estimated work of one pool call is at least `min-work` and the trip
     count is at least 2) marks the loop `mlc.parallel` (convert-to-llvm runs it through
     `mlc_parallel_for`); a refused loop passes the offer to the parallel loops inside it.
-    Only one loop per path is marked, so parallelism never nests. Knob `chunk` (power of
-    two, innermost marked loops only; default 1024) strip-mines the marked loop so each
-    parallel iteration runs that many consecutive iterations in an inner affine.for. Knob
-    `hoist` (default: yes) moves a marked affine.for (or its chunk loop) outside the
-    sequential loops it is perfectly nested in, when the dependences allow the interchange.
+    Only one loop per path is marked, so parallelism never nests; ops carrying the unit
+    attribute `mlc.serial` are never offered (a pass that planned their threads chose one).
+    Knob `chunk` (power of two, innermost marked loops only; default 1024) strip-mines the
+    marked loop so each parallel iteration runs that many consecutive iterations in an inner
+    affine.for. Knob `hoist` (default: yes) moves a marked affine.for (or its chunk loop)
+    outside the sequential loops it is perfectly nested in, when the dependences allow the
+    interchange.
     """
 
     name = "affine-parallelize"
@@ -247,8 +251,11 @@ class AffineParallelizePass(Pass):
         """Offer the outermost thread candidates under (and including) `op` the thread pool.
 
         The default is yes when one pool call would get at least `min-work`: the loop's own
-        work, or the work of the nest it can be hoisted out of.
+        work, or the work of the nest it can be hoisted out of. Ops with the unit attribute
+        `mlc.serial` (their producer chose one thread, e.g. contraction-microkernel) are skipped.
         """
+        if op.get_attr(SERIAL_ATTR) is not None:
+            return
         is_candidate = (type(op) is AF.ParallelOp and not op.results and _trip(op) != 0) or (
             type(op) is AF.ForOp and op in parallel and not op.results
         )

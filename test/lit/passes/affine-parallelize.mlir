@@ -168,3 +168,19 @@ func.func @column_sum(%X: memref<2048x2048xf32>) {
   }
   return
 }
+
+// -----
+
+// A nest marked `mlc.serial` (its producer chose one thread) is not offered to the pool.
+// THREADS-LABEL: func.func @serial_nest
+// THREADS: affine.for
+// THREADS-NOT: mlc.parallel
+// THREADS: {mlc.serial}
+func.func @serial_nest(%A: memref<4096xf32>) {
+  %B = memref.alloc() : memref<4096xf32>
+  affine.for %i = 0 to 4096 {
+    %a = affine.load %A[%i] : memref<4096xf32>
+    affine.store %a, %B[%i] : memref<4096xf32>
+  } {mlc.serial}
+  return
+}
