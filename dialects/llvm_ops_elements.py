@@ -14,6 +14,7 @@ from mlc.dialects.llvm_ops_arith import (
     LLVMAnyType,
     LLVMFloatLike,
     LLVMInt,
+    LLVMIntLike,
     LLVMPtr,
     LLVMVector,
     MaskC,
@@ -450,6 +451,41 @@ MinNumOp = _intrinsic("minnum", 2, "Minimum of two floats (NaN-ignoring, IEEE mi
 PowOp = _intrinsic("pow", 2, "a raised to the power b.")
 
 
+class LdexpOp(Op, InferTypeOpInterface):
+    """x * 2^k with one rounding (overflow to inf, subnormal results exact).
+
+    Calls LLVM's `llvm.ldexp` intrinsic (overloaded on both types); `k` is an integer or a
+    vector of integers with as many lanes as `x`. With AVX-512 it is one `vscalefps` per
+    vector; elsewhere LLVM calls libm's `ldexpf` per element. Unlike MLIR's op, whose
+    exponent is a scalar, `k` may be a vector (LLVM's intrinsic takes both).
+
+        %r = llvm.intr.ldexp(%x, %k) : (vector<16xf32>, vector<16xi32>) -> vector<16xf32>
+    """
+
+    name = "llvm.intr.ldexp"
+    traits = (Pure,)
+    x = operand(LLVMFloatLike)
+    k = operand(LLVMIntLike)
+    res = result(LLVMFloatLike)
+    fastmathFlags = prop(FastmathC, default=FASTMATH_NONE)  # noqa: N815
+    format = _FloatIntrinsicOp.format
+    llvm_opcode = "llvm.ldexp"
+    print_Fastmath = print_fastmath_directive
+    parse_Fastmath = classmethod(parse_fastmath_directive)
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
+        return [operand_types[0]]
+
+    def verify_op(self) -> None:
+        xt, kt = self.x.type, self.k.type
+        xv, kv = type(xt) is A.VectorType, type(kt) is A.VectorType
+        if xv != kv or (xv and xt.shape != kt.shape):  # type: ignore[attr-defined]
+            raise self.error(f"expected the exponent {_q(kt)} to have the shape of {_q(xt)}")
+        if self.res.type is not xt:
+            raise self.error("failed to verify that the result has the type of x")
+
+
 class _MemIntrinsicOp(Op, MemoryEffectsOpInterface):
     """Base of memcpy/memset: a destination pointer, a source, a length, `isVolatile`."""
 
@@ -505,5 +541,6 @@ class MemsetOp(_MemIntrinsicOp):
 
 ELEMENT_OPS: list[type[Operation]] = [
     ExtractElementOp, InsertElementOp, ShuffleVectorOp, ExtractValueOp, InsertValueOp,
-    FMAOp, ExpOp, LogOp, SqrtOp, FAbsOp, MaxNumOp, MinNumOp, PowOp, MemcpyOp, MemsetOp,
+    FMAOp, ExpOp, LogOp, SqrtOp, FAbsOp, MaxNumOp, MinNumOp, PowOp, LdexpOp, MemcpyOp,
+    MemsetOp,
 ]  # fmt: skip

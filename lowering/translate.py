@@ -750,6 +750,14 @@ def _float_intrinsic(w: _FunctionWriter, op: Operation) -> str:
     return f"{w.res(op)} = call{_fmf(op)} {ts} @{name}({args})"
 
 
+@_instr("llvm.intr.ldexp")
+def _ldexp(w: _FunctionWriter, op: Operation) -> str:
+    x, k = op.operands
+    name = f"llvm.ldexp.{_suffix(x.type)}.{_suffix(k.type)}"
+    w.mw.declare_intrinsic(name, w.ty(x.type), [w.ty(x.type), w.ty(k.type)])
+    return f"{w.res(op)} = call{_fmf(op)} {w.ty(x.type)} @{name}({w.tv(x)}, {w.tv(k)})"
+
+
 @_instr("llvm.intr.memcpy", "llvm.intr.memset")
 def _mem_intrinsic(w: _FunctionWriter, op: Operation) -> str:
     vol = "true" if op.get_attr("isVolatile").value else "false"  # type: ignore[union-attr]
