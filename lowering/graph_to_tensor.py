@@ -123,11 +123,11 @@ class Body:
 
 
 def identity_value(kind: str, t: A.Type) -> float:
-    """The neutral element of a reduction `kind` (sum, max, min) on element type `t`."""
+    """The neutral element of a reduction `kind` (sum, max, maxnum, min) on element type `t`."""
     if kind == "sum":
         return 0
     if t in FLOATS:
-        return float("-inf") if kind == "max" else float("inf")
+        return float("-inf") if kind in ("max", "maxnum") else float("inf")
     if t is A.i1:
         return 0 if kind == "max" else 1  # or / and
     bits = t.width  # type: ignore[attr-defined]

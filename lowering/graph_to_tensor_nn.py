@@ -9,6 +9,7 @@ from typing import Any
 from mlc.dialects import arith, graph, math, tensor
 from mlc.lowering.graph_to_tensor import (
     DYNAMIC,
+    FLOATS,
     LOWERINGS,
     PARALLEL,
     REDUCTION,
@@ -125,7 +126,14 @@ def lower_matmul(em: Emitter, op: Operation, operands: list[Value]) -> list[Valu
 # ---------------------------------------------------------------------------------------------
 # Reductions and softmax
 
-_COMBINE = {"sum": Body.add, "max": Body.max, "min": Body.min}
+_COMBINE = {
+    "sum": Body.add,
+    "max": Body.max,
+    "min": Body.min,
+    # IEEE maxNum (a NaN operand is ignored): cheaper than maximumf's NaN and signed-zero
+    # handling, for reductions whose users give the same result either way (softmax).
+    "maxnum": lambda b, x, y: b.op(arith.MaxNumFOp, [x, y]),
+}
 
 
 def reduce_to(em: Emitter, x: Value, axes: Sequence[int], kind: str) -> Value:
@@ -219,7 +227,11 @@ def lower_softmax(em: Emitter, op: Operation, operands: list[Value]) -> list[Val
     ident = identity_map(rank)
     drop = _map(rank, [dim(i) for i in range(rank) if i != axis])
     par = [PARALLEL] * rank
-    m = reduce_to(em, x, [axis], "max")
+    # The row maximum only shifts the exponents: a NaN in the row makes its sum and so the
+    # whole row NaN whether or not the maximum propagated it, and exp(x - (+0)) = exp(x - (-0)),
+    # so maxnumf (one vmaxps and a NaN select per vector) gives maximumf's results.
+    floats = xt.element_type in FLOATS
+    m = reduce_to(em, x, [axis], "maxnum" if floats else "max")
     e = em.generic(
         [x, m], [em.empty(xt, sizes)], [ident, drop, ident], par,
         lambda b, a: [b.op(math.ExpOp, [b.op(arith.SubFOp, [a[0], a[1]])])],

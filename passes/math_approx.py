@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
+from functools import lru_cache
 
 from mlc.dialects import arith, math
 from mlc.dialects.arith_fold import CMPF_PREDICATES, CMPI_PREDICATES
+from mlc.dialects.llvm_ops_elements import LdexpOp
 
 from mlc.ir import attributes as A
 from mlc.ir.builder import Builder
 from mlc.ir.core import Operation, Value
 from mlc.knobs import Bool
-from mlc.pass_manager import KnobDecl, ListOption, Pass, PassContext, Statistic
+from mlc.pass_manager import KnobDecl, ListOption, Option, Pass, PassContext, Statistic
 
 _CMPF = {n: i for i, n in enumerate(CMPF_PREDICATES)}
 _CMPI = {n: i for i, n in enumerate(CMPI_PREDICATES)}
@@ -73,11 +75,14 @@ class _Emitter:
     """Creates arith/math ops on one f32 type (scalar or vector) before an op, with constants
     made once per expansion."""
 
-    __slots__ = ("b", "ft", "it", "bt", "_consts")
+    __slots__ = ("b", "ft", "it", "bt", "ldexp", "_consts")
 
-    def __init__(self, b: Builder, ft: A.Type) -> None:
+    def __init__(self, b: Builder, ft: A.Type, ldexp: bool = False) -> None:
         self.b = b
         self.ft = ft
+        # Scale by 2^k with `llvm.intr.ldexp` (one vscalefps with AVX-512) instead of
+        # exponent-field arithmetic.
+        self.ldexp = ldexp
         vec = type(ft) is A.VectorType
         self.it = ft.clone_with(element_type=A.i32) if vec else A.i32  # type: ignore[attr-defined]
         self.bt = ft.clone_with(element_type=A.i1) if vec else A.i1  # type: ignore[attr-defined]
@@ -163,6 +168,10 @@ class _Emitter:
     def sitofp(self, a: Value) -> Value:
         return self._new(arith.SIToFPOp, [a], self.ft)
 
+    def ldexp_op(self, p: Value, k: Value) -> Value:
+        """p * 2^k rounded once (`llvm.intr.ldexp`; k an i32 of any value)."""
+        return self._new(LdexpOp, [p, k], self.ft)
+
     def pow2(self, k: Value) -> Value:
         """2^k for integer k in [-126, 127], built from its exponent field."""
         biased = self.iop(arith.AddIOp, k, self.i(127))
@@ -215,9 +224,11 @@ SHIFTER_BITS = 0x4B400000
 def approx_exp(e: _Emitter, x: Value) -> Value:
     """e^x = p * 2^k. The fused x * log2(e) + SHIFTER gives k in its low mantissa bits (k from
     the exact product, one rounding), so no float -> int conversion is needed and no fast-math
-    reassociation can fold the rounding away (the integer ops see only the bits); the two
-    exponent fields of the exact two-step scaling come from k + 254 by one shift and one
-    subtraction. About 22 vector ops instead of 27 (softmax rows spend most of their time here)."""
+    reassociation can fold the rounding away (the integer ops see only the bits). 2^k is
+    applied by `llvm.intr.ldexp` (`e.ldexp`: one vscalefps with AVX-512, 15 vector ops in
+    all) or by an exact two-step scaling whose exponent fields come from k + 254 by one shift
+    and one subtraction (20 ops); both round once, so they give the same bits. A NaN input
+    stays NaN through r and p (NaN * anything is NaN), so no NaN select is needed."""
     # exp(88.8) overflows and exp(-104) rounds to 0; the clamp keeps k in [-150, 128].
     xc = e.clamp(x, -104.0, 88.8)
     t = e.bits(e.fma(xc, e.f(LOG2E), e.f(SHIFTER)))
@@ -225,6 +236,8 @@ def approx_exp(e: _Emitter, x: Value) -> Value:
     kf = e.sitofp(k)
     r = e.fma(kf, e.f(-LN2_LO), e.fma(kf, e.f(-LN2_HI), xc))
     p = e.fma(e.fma(e.poly(r, EXP_P), r, e.f(1.0)), r, e.f(1.0))
+    if e.ldexp:
+        return e.ldexp_op(p, k)
     # p * 2^k1 * 2^k2 with k1 = k >> 1, k2 = k - k1 (both scalings exact, see _scale); with
     # kb = k + 254 >= 104: kb >> 1 = k1 + 127 and kb - (kb >> 1) = k2 + 127, the biased fields.
     kb = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS - 254))
@@ -232,7 +245,7 @@ def approx_exp(e: _Emitter, x: Value) -> Value:
     k2b = e.iop(arith.SubIOp, kb, k1b)
     s1 = e.float_of(e.iop(arith.ShLIOp, k1b, e.i(23)))
     s2 = e.float_of(e.iop(arith.ShLIOp, k2b, e.i(23)))
-    return _nan_guard(e, x, e.mul(e.mul(p, s1), s2))
+    return e.mul(e.mul(p, s1), s2)
 
 
 def _exp_parts(e: _Emitter, x: Value) -> tuple[Value, Value]:
@@ -247,7 +260,7 @@ def approx_exp2(e: _Emitter, x: Value) -> Value:
     kf, k = _round_to_int(e, xc)
     r = e.sub(xc, kf)  # exact
     p = e.fma(e.poly(r, EXP2_Q), r, e.f(1.0))
-    return _nan_guard(e, x, _scale(e, p, k))
+    return _nan_guard(e, x, e.ldexp_op(p, k) if e.ldexp else _scale(e, p, k))
 
 
 def approx_expm1(e: _Emitter, x: Value) -> Value:
@@ -410,14 +423,31 @@ def _f32_type(t: A.Type) -> A.Type | None:
     return t.clone_with(element_type=A.f32) if vec else A.f32  # type: ignore[attr-defined]
 
 
-def approximate(op: Operation) -> bool:
-    """Replace `op` (math.<fn> on f32/f16/bf16 scalars or vectors) by its approximation."""
+# The functions whose result is scaled by an arbitrary 2^k (knob `ldexp`).
+SCALED = frozenset(("exp", "exp2", "erf"))
+
+
+@lru_cache(maxsize=1)
+def host_has_avx512() -> bool:
+    """Whether the JIT host has AVX-512F (`llvm.intr.ldexp` is then one vscalefps; without it
+    LLVM calls libm's ldexpf per element)."""
+    try:
+        from mlc.runtime import host_target
+
+        return bool(host_target().has_feature("avx512f"))
+    except Exception:  # noqa: BLE001 - no JIT available: assume AVX2
+        return False
+
+
+def approximate(op: Operation, ldexp: bool = False) -> bool:
+    """Replace `op` (math.<fn> on f32/f16/bf16 scalars or vectors) by its approximation;
+    `ldexp`: scale by 2^k with `llvm.intr.ldexp` (exp, exp2, erf)."""
     fn = APPROXIMATIONS.get(op.name[5:]) if op.name.startswith("math.") else None
     t = op.results[0].type
     ft = _f32_type(t)
     if fn is None or ft is None:
         return False
-    e = _Emitter(Builder.before(op, op.location), ft)
+    e = _Emitter(Builder.before(op, op.location), ft, ldexp)
     x = op.operands[0]
     if ft is not t:
         x = e._new(arith.ExtFOp, [x], ft)
@@ -446,8 +476,16 @@ class MathPolynomialApproximationPass(Pass):
     ops = ListOption(
         str, tuple(APPROXIMATIONS), "Math functions to approximate (names without 'math.')"
     )
+    ldexp = Option(
+        str,
+        "host",
+        "Default of the `ldexp` knobs: scale exp/exp2/erf results by 2^k with llvm.intr.ldexp "
+        "('host': when the JIT host has AVX-512F, where it is one vscalefps)",
+        choices=("host", "true", "false"),
+    )
     knobs = (
         KnobDecl("approximate", "bool", "Replace this math op by its polynomial approximation"),
+        KnobDecl("ldexp", "bool", "Scale by 2^k with llvm.intr.ldexp (exp, exp2, erf)"),
     )
     num_approximated = Statistic("num-approximated", "Number of math ops approximated")
 
@@ -467,6 +505,10 @@ class MathPolynomialApproximationPass(Pass):
             for o in op.walk()
             if o.name in names and o is not op and _f32_type(o.results[0].type) is not None
         ]
+        ldexp_default = self.ldexp == "true" or (self.ldexp == "host" and host_has_avx512())
         for o in candidates:
-            if ctx.knob(o, "approximate", Bool(), True) and approximate(o):
+            if not ctx.knob(o, "approximate", Bool(), True):
+                continue
+            ldexp = o.name[5:] in SCALED and ctx.knob(o, "ldexp", Bool(), ldexp_default)
+            if approximate(o, ldexp):
                 self.num_approximated += 1

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from mlc.lowering.to_llvm import lower_module
 from mlc.lowering.translate import translate_module
-from mlc.passes.math_approx import APPROXIMATIONS
+from mlc.passes.math_approx import APPROXIMATIONS, host_has_avx512
 
 import mlc
 from mlc.runtime import ArgSpec, JitOptions, Signature, compile_llvm_ir
@@ -89,9 +89,12 @@ def _compile(
     return compile_llvm_ir(ir, {n: sig for n in public}, options=options), ir
 
 
-@pytest.fixture(scope="module")
-def approx() -> tuple[object, str]:
-    return _compile(_module_text(), "builtin.module(math-polynomial-approximation)")
+@pytest.fixture(scope="module", params=["false", "true"], ids=["bits", "ldexp"])
+def approx(request: pytest.FixtureRequest) -> tuple[object, str]:
+    """Both ways of scaling by 2^k: exponent-field arithmetic and llvm.intr.ldexp (one
+    vscalefps with AVX-512, a libm ldexpf call elsewhere: correct on every host)."""
+    pipeline = f"builtin.module(math-polynomial-approximation{{ldexp={request.param}}})"
+    return _compile(_module_text(), pipeline)
 
 
 def _ulp(ref: np.ndarray) -> np.ndarray:
@@ -203,15 +206,52 @@ def test_no_calls_left_in_the_loops(approx: tuple[object, str]) -> None:
     calls = [line for line in ir.splitlines() if " call " in line]
     assert calls  # the FMAs
     for line in calls:
-        assert "@llvm.fma." in line or "@llvm.fabs." in line, line
+        assert "@llvm.fma." in line or "@llvm.fabs." in line or "@llvm.ldexp." in line, line
 
 
 def test_loops_vectorize(approx: tuple[object, str]) -> None:
     """The scalar loops are vectorized by LLVM: the machine code uses 256-bit FMAs."""
-    mod, _ = approx
+    mod, ir = approx
     asm = mod.asm()  # type: ignore[attr-defined]
     assert "vfmadd" in asm and "ymm" in asm
     assert "expf" not in asm and "tanhf" not in asm and "erff" not in asm
+    if "@llvm.ldexp." in ir and host_has_avx512():
+        assert "vscalefps" in asm and "ldexpf" not in asm
+
+
+def test_ldexp_default_follows_the_host() -> None:
+    """The `ldexp` knob defaults to the host's AVX-512F (option `ldexp=host`); the option
+    forces it either way, and the knob decides per op."""
+    from mlc.knobs import KnobContext
+
+    text = """
+    func.func @f(%x: vector<16xf32>, %y: f32) -> (vector<16xf32>, f32, f32) {
+      %0 = math.exp %x : vector<16xf32>
+      %1 = math.erf %y : f32
+      %2 = math.log %y : f32
+      return %0, %1, %2 : vector<16xf32>, f32, f32
+    }"""
+    kc = KnobContext()
+    module = mlc.parse(text)
+    mlc.run_pipeline(module, "builtin.module(math-polynomial-approximation)", knobs=kc)
+    records = [r for r in kc.space() if r.name == "ldexp"]
+    assert len(records) == 2  # exp and erf; log has no 2^k scaling
+    assert all(r.default is host_has_avx512() for r in records)
+    names = [op.name for op in module.walk()]
+    assert names.count("llvm.intr.ldexp") == (2 if host_has_avx512() else 0)
+    for forced, count in (("true", 2), ("false", 0)):
+        module = mlc.parse(text)
+        mlc.run_pipeline(module, f"builtin.module(math-polynomial-approximation{{ldexp={forced}}})")
+        assert [op.name for op in module.walk()].count("llvm.intr.ldexp") == count
+    module = mlc.parse(text)
+    mlc.run_pipeline(
+        module,
+        "builtin.module(math-polynomial-approximation{ldexp=true})",
+        knobs={records[0].key: False},
+    )
+    assert [op.name for op in module.walk()].count("llvm.intr.ldexp") == 1
+    with pytest.raises(mlc.DiagnosticError, match="ldexp"):
+        mlc.run_pipeline(mlc.parse(text), "builtin.module(math-polynomial-approximation{ldexp=x})")
 
 
 def test_f16_and_bf16_compute_in_f32() -> None:

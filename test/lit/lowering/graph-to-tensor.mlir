@@ -194,16 +194,17 @@ func.func @reduce_mean_dynamic(%x: tensor<?x6xf64>) -> tensor<6xf64> {
 
 // -----
 
-// softmax: max-reduce, exp(x - max), sum-reduce, times the reciprocal of the sum (knob
-// `reciprocal`: one divide per row; the kernel's fusion recomputes it per element in the
-// tensor form, affine-vectorize hoists it out of the row's loop).
+// softmax: max-reduce (maxnumf: a NaN reaches the row through exp and the sum anyway),
+// exp(x - max), sum-reduce, times the reciprocal of the sum (knob `reciprocal`: one divide per
+// row; the kernel's fusion recomputes it per element in the tensor form, affine-vectorize
+// hoists it out of the row's loop).
 // CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROW:.+]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME: %[[X:\w+]]: tensor<2x10xf32>)
 // CHECK: arith.constant 0xFF800000 : f32
 // CHECK: %[[MAX:.+]] = tensor.generic {indexing_maps = [#[[$ID]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<2x10xf32>)
-// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
 // CHECK: %[[EXP:.+]] = tensor.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MAX]] : tensor<2x10xf32>, tensor<2xf32>)
 // CHECK-NEXT: ^bb0(%[[A:\w+]]: f32, %[[M:\w+]]: f32, %{{\w+}}: f32):
 // CHECK-NEXT: %[[D:.+]] = arith.subf %[[A]], %[[M]] : f32

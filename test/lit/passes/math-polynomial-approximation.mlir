@@ -1,8 +1,10 @@
-// RUN: mlc-opt %s -p 'builtin.module(math-polynomial-approximation)' --split-input-file | filecheck %s
+// RUN: mlc-opt %s -p 'builtin.module(math-polynomial-approximation{ldexp=false})' --split-input-file | filecheck %s
+// RUN: mlc-opt %s -p 'builtin.module(math-polynomial-approximation{ldexp=true})' --split-input-file | filecheck %s --check-prefix=LDEXP
 // RUN: mlc-opt %s -p 'builtin.module(math-polynomial-approximation{ops=tanh})' --split-input-file | filecheck %s --check-prefix=ONLY-TANH
 
 // exp: clamp, k = bits(fma(x, log2(e), 1.5 * 2^23)) - bits(1.5 * 2^23), Cody-Waite r, Horner
-// with math.fma, 2^k as two exponent-field scalings from k + 254, NaN selected last.
+// with math.fma, 2^k as two exponent-field scalings from k + 254; a NaN input stays NaN
+// through the arithmetic (no select).
 // CHECK-LABEL: func.func @exp_f32(
 // CHECK-SAME:      %[[X:.*]]: f32) -> f32
 // CHECK:         %[[LO:.*]] = arith.constant -1.040000e+02 : f32
@@ -22,11 +24,22 @@
 // CHECK:         arith.shli %[[K1]]
 // CHECK:         arith.bitcast %{{.*}} : i32 to f32
 // CHECK:         arith.shli %[[K2]]
+// CHECK:         %[[S2:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// CHECK:         %[[R:.*]] = arith.mulf %{{.*}}, %[[S2]] : f32
 // CHECK-NOT:     arith.fptosi
-// CHECK:         %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
-// CHECK:         %[[R:.*]] = arith.select %[[NAN]], %[[X]], %{{.*}} : f32
+// CHECK-NOT:     arith.select
 // CHECK:         return %[[R]] : f32
 // CHECK-NOT:     math.exp
+// With ldexp: the same k and polynomial, then one llvm.intr.ldexp.
+// LDEXP-LABEL: func.func @exp_f32(
+// LDEXP:         %[[T:.*]] = math.fma %{{.*}}, %{{.*}}, %{{.*}} : f32
+// LDEXP:         %[[BITS:.*]] = arith.bitcast %[[T]] : f32 to i32
+// LDEXP:         %[[K:.*]] = arith.subi %[[BITS]], %{{.*}} : i32
+// LDEXP:         %[[KF:.*]] = arith.sitofp %[[K]] : i32 to f32
+// LDEXP:         math.fma %[[KF]], %{{.*}}, %{{.*}} : f32
+// LDEXP-NOT:     arith.shli
+// LDEXP:         %[[R:.*]] = llvm.intr.ldexp(%{{.*}}, %[[K]]) : (f32, i32) -> f32
+// LDEXP-NEXT:    return %[[R]] : f32
 // ONLY-TANH-LABEL: func.func @exp_f32(
 // ONLY-TANH:         math.exp
 func.func @exp_f32(%x: f32) -> f32 {
@@ -45,6 +58,10 @@ func.func @exp_f32(%x: f32) -> f32 {
 // CHECK:         arith.andi %{{.*}} : vector<8xi32>
 // CHECK:         arith.ori %{{.*}} : vector<8xi32>
 // CHECK-NOT:     math.tanh
+// tanh scales by 2^k with k <= 29 (one exponent field): no ldexp.
+// LDEXP-LABEL: func.func @tanh_vector(
+// LDEXP-NOT:     llvm.intr.ldexp
+// LDEXP:         return
 // ONLY-TANH-LABEL: func.func @tanh_vector(
 // ONLY-TANH-NOT:     math.tanh
 func.func @tanh_vector(%x: vector<8xf32>) -> vector<8xf32> {
