@@ -147,9 +147,13 @@ KBLOCK_DEFAULT = 0
 SMALL_ROWS = 2
 # Default small-m at most this (measured crossover with the nest: 24-32 rows on 784 x 512)
 SMALL_M_MAX = 32
-# Below this many estimated cycles a skinny kernel stays on one thread: a parallel loop costs
-# the pool's hand-off (tens of microseconds through the Python pool).
-PAR_MIN_CYCLES = 400_000
+# One parallel loop's hand-off to the thread pool and join, in the cycle estimates' units
+# (about 1.7 per ns here: 512^3 on one thread is estimated at 4.2M cycles and takes 2.5 ms).
+# The Python pool's wake-up and join measured 7-10 us at best and 20-40 us under load.
+POOL_CYCLES = 40_000
+# A parallel schedule is the default only when estimated at most this fraction of the serial
+# time: the estimates' error, and a second thread that may have to wait for a core.
+PAR_GAIN = 0.8
 # Streaming from L2 measured about 16 bytes per cycle here (1 x 784 x 512 in 40 us).
 L2_BYTES_PER_CYCLE = 16
 
@@ -230,6 +234,18 @@ def _dot_cycles(p: int, q: int, k: int, vl: int, rows: int, pack: bool) -> float
     cyc = tiles * ((k // vl) * per + rows * q * (8 + (k % vl) * 0.5) + 12)
     cyc += q * k if pack else 0
     return max(cyc, p * k * 4 / L2_BYTES_PER_CYCLE)
+
+
+def _split(size: int, parts: int, unit: int) -> int:
+    """size / parts rounded up to a multiple of unit."""
+    return _ceil(_ceil(size, parts), unit) * unit
+
+
+def _parallel_cost(serial: float, per_thread: float, calls: int) -> float:
+    """Estimated time of a schedule running `per_thread` on each thread after `calls` pool
+    hand-offs; inf when it is not worth PAR_GAIN of the serial time."""
+    t = per_thread + calls * POOL_CYCLES
+    return t if t <= PAR_GAIN * serial else float("inf")
 
 
 def _fit_rows(rows: int, need: Callable[[int], int], regs: int) -> int:
@@ -386,18 +402,11 @@ class ContractionMicrokernelPass(Pass):
         nc0 = max(nr, (caches.l3 // 2) // (kce * 4) // nr * nr)
         mc0 = min(mc0, -(-m // mr) * mr, 4096 // mr * mr)
         nc0 = min(nc0, -(-n // nr) * nr, 8192 // nr * nr)
-        par0 = "none"
-        flops = b * m * n * k
-        if threads > 1 and flops >= 2_000_000:
-            if c.batch and b >= threads:
-                par0 = "batch"
-            elif -(-n // nr) >= 2 * threads or -(-m // mr) < threads:
-                if -(-n // nr) >= threads:
-                    par0 = "jc"
-                    nc0 = min(nc0, _ceil(_ceil(n, threads), nr) * nr)
-            else:
-                par0 = "ic"
-                mc0 = min(mc0, _ceil(_ceil(m, threads), mr) * mr)
+        par0 = self._blis_parallel(c, b, m, n, k, vl, mr, nr, mc0, nc0, kce, threads)
+        if par0 == "jc":
+            nc0 = min(nc0, _split(n, threads, nr))
+        elif par0 == "ic":
+            mc0 = min(mc0, _split(m, threads, mr))
         # mc and nc are rounded up to multiples of mr and nr.
         mc = _ceil(ctx.knob(site, "mc", IntRange(1, 4096), mc0), mr) * mr
         nc = _ceil(ctx.knob(site, "nc", IntRange(1, 8192), nc0), nr) * nr
@@ -408,6 +417,54 @@ class ContractionMicrokernelPass(Pass):
             pack = ctx.knob(site, "pack", Bool(), _ceil(m, mr) > 2)
         # `parallel` is asked by _configure once the kernel is known (par0: the nest's default).
         return Config(mr, nr, vl, mc, kc, nc, order, par0, pack)
+
+    def _blis_parallel(
+        self,
+        c: Contraction,
+        b: int,
+        m: int,
+        n: int,
+        k: int,
+        vl: int,
+        mr: int,
+        nr: int,
+        mc: int,
+        nc: int,
+        kc: int,
+        threads: int,
+    ) -> str:
+        """The nest's `parallel` default: the schedule with the lowest estimated time, where
+        a split loop costs a pool hand-off per execution and each thread packs what it uses
+        (jc: all of A, its part of B; ic: B once, by one thread, then its part of A), and
+        any split has to beat the serial nest by PAR_GAIN."""
+
+        def nest(rows: int, cols: int) -> float:
+            return _blis_cycles(rows, cols, k, vl, mr, nr, True)
+
+        serial = b * nest(m, n)
+        if threads < 2:
+            return "none"
+        costs = {"none": serial}
+        # One hand-off per execution of the split loop: per iteration of the loops around it
+        # (batch loops, and the block loops before it in the default order).
+        trips = {"jc": _ceil(n, nc), "pc": _ceil(k, kc), "ic": _ceil(m, mc)}
+        order = ORDERS[0].split("-")
+
+        def calls(loop: str) -> int:
+            out = b
+            for x in order[: order.index(loop)]:
+                out *= trips[x]
+            return out
+
+        if c.batch and b >= threads:
+            costs["batch"] = _parallel_cost(serial, _ceil(b, threads) * nest(m, n), 1)
+        if _ceil(n, nr) >= threads:
+            per = b * nest(m, _split(n, threads, nr))
+            costs["jc"] = _parallel_cost(serial, per, calls("jc"))
+        if _ceil(m, mr) >= threads:
+            per = b * nest(_split(m, threads, mr), n)
+            costs["ic"] = _parallel_cost(serial, per, calls("ic"))
+        return min(costs, key=lambda x: costs[x])
 
     def _configure_skinny(
         self, c: Contraction, vl: int, ctx: PassContext, blis: Config
@@ -486,10 +543,17 @@ class ContractionMicrokernelPass(Pass):
             rows = _fit_rows(rows, lambda r: r * q + min(r, q) + 1, regs)
         if kernel != "blis":
             par0 = "none"
-            if threads > 1 and estimates[kernel][0] >= PAR_MIN_CYCLES:
-                par0 = "jc" if p == "n" else "ic"
+            if threads > 1:
+                # Split along p (each thread streams its part of the big operand), or the
+                # first batch dim; the same PAR_GAIN rule as the nest's.
+                est = estimates[kernel][0]
+                costs = {
+                    "none": est,
+                    "jc" if p == "n" else "ic": _parallel_cost(est, est / threads, b),
+                }
                 if c.batch and b >= threads:
-                    par0 = "batch"
+                    costs["batch"] = _parallel_cost(est, _ceil(b, threads) * est / b, 1)
+                par0 = min(costs, key=lambda x: costs[x])
             sk = SkinnyConfig(kind, p, rows, vecs, vl, par0, kinds[kernel] == "pack", kb)
             return sk, None
         # Off by default: the pool's hand-off costs about as much as it saves up to 32 rows

@@ -30,7 +30,7 @@ from mlc.lowering.microkernel_match import Contraction, _root
 
 from mlc.ir import attributes as A
 from mlc.ir.affine import AffineConstantExpr, AffineMap, IntegerSet, dim, simplify_affine_expr
-from mlc.ir.core import Value
+from mlc.ir.core import Operation, Value
 
 __all__ = ["KINDS", "SkinnyConfig", "along", "axpy_ok", "dot_mode", "emit_any"]
 
@@ -689,6 +689,7 @@ def emit_any(
     `skinny`, or, with `small = (kernel, t)`, both behind `affine.if M <= t` (a dynamic M)."""
     op = c.op
     e = _E(op.parent, op, op.location)
+    before = op.prev
     if skinny is not None:
         _Skinny(c, skinny, e).emit()
     elif small is not None:
@@ -702,7 +703,18 @@ def emit_any(
         _Nest(c, cfg, other, sizes).emit()  # type: ignore[arg-type]
     else:
         _Nest(c, cfg, e).emit()
+    _mark_serial(before.next if before is not None else op.parent.first, op)
     for st in [c.init, *c.epilogues]:
         if st is not None:
             st.op.erase()
     op.erase()
+
+
+def _mark_serial(first: Operation, stop: Operation) -> None:
+    """Mark the emitted loop nests that run no loop on the thread pool `mlc.serial`, so that
+    affine-parallelize does not thread them behind the pass's cost model."""
+    cur: Operation | None = first
+    while cur is not None and cur is not stop:
+        if cur.regions and not any(o.get_attr("mlc.parallel") is not None for o in cur.walk()):
+            cur.set_attr("mlc.serial", A.UnitAttr())
+        cur = cur.next

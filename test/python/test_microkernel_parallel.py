@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import mlc
+from mlc.knobs import KnobContext
 from mlc.runtime import calling
 
 
@@ -48,3 +49,85 @@ def test_scratch_buffers_are_not_faulted_in_every_call(monkeypatch: pytest.Monke
     faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 10
     assert faults < 64, f"{faults} page faults per call"
     np.testing.assert_allclose(fn(a, b), a @ b, rtol=1e-4, atol=1e-3)
+
+
+def _defaults(text: str, threads: int) -> dict[str, object]:
+    ctx = KnobContext()
+    module = mlc.parse(text)
+    mlc.run_pipeline(
+        module,
+        "builtin.module(graph-shape-inference,convert-graph-to-tensor,bufferize,"
+        f"func.func(contraction-microkernel{{vector-width=16 threads={threads}}}))",
+        ctx,
+    )
+    return {r.name: r.value for r in ctx.space() if r.pass_name == "contraction-microkernel"}
+
+
+def _batched(b: int, m: int, k: int, n: int) -> str:
+    a, bb, c = f"tensor<{b}x{m}x{k}xf32>", f"tensor<{b}x{k}x{n}xf32>", f"tensor<{b}x{m}x{n}xf32>"
+    return (
+        f"func.func @main(%a: {a}, %b: {bb}) -> {c} {{\n"
+        f"  %0 = graph.matmul %a, %b : ({a}, {bb}) -> {c}\n"
+        f"  return %0 : {c}\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "kernel", "parallel"),
+    [
+        (_matmul(96, 96, 96), "blis", "none"),  # ~15 us: the pool's hand-off costs as much
+        (_matmul(512, 512, 512), "blis", "jc"),
+        (_matmul(4000, 64, 64), "blis", "ic"),  # one strip of N per thread would not do
+        (_matmul(2048, 100, 1), "dot-m", "none"),  # memory-bound, ~20 us
+        (_matmul(8192, 256, 1), "dot-m", "ic"),
+        (_matmul(1, 784, 512), "axpy-n", "none"),
+        (_matmul(1, 4096, 4096), "axpy-n", "jc"),
+        (_batched(8, 64, 64, 64), "axpy-n", "batch"),
+        (_batched(16, 128, 64, 128), "blis", "batch"),
+    ],
+)
+def test_parallel_default_by_cost(text: str, kernel: str, parallel: str) -> None:
+    chosen = _defaults(text, 2)
+    assert (chosen["kernel"], chosen["parallel"]) == (kernel, parallel)
+    # Planned for one thread, nothing is split.
+    assert _defaults(text, 1)["parallel"] == "none"
+
+
+def test_split_dim_block_covers_a_share_per_thread() -> None:
+    chosen = _defaults(_matmul(512, 512, 512), 2)
+    assert chosen["parallel"] == "jc" and chosen["nc"] == 256
+    chosen = _defaults(_matmul(4000, 64, 64), 2)
+    assert chosen["parallel"] == "ic" and chosen["mc"] <= 2000
+
+
+@pytest.mark.parametrize(
+    ("shape", "calls"), [((96, 96, 96), 0), ((2048, 100, 1), 0), ((300, 301, 299), 1)]
+)
+def test_serial_nests_get_no_pool_call(
+    shape: tuple[int, int, int], calls: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # affine-parallelize, later in lower-to-cpu, leaves the nests marked mlc.serial alone.
+    monkeypatch.setenv("MLC_NUM_THREADS", "2")
+    compiled = mlc.compile(_matmul(*shape), threads=2, opt_level=1)
+    assert compiled.llvm_ir.count("call void @mlc_parallel_for") == calls
+    a, b = _operands(*shape)
+    np.testing.assert_allclose(compiled.main(a, b), a @ b, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("text", "shapes"),
+    [
+        (_matmul(4000, 64, 67), [(4000, 64), (64, 67)]),  # ic, edge strips in N
+        (_matmul(299, 301, 293), [(299, 301), (301, 293)]),  # jc, edges in M and N
+        (_batched(9, 127, 65, 131), [(9, 127, 65), (9, 65, 131)]),  # batch, odd count
+    ],
+)
+def test_parallel_defaults_match_numpy_on_odd_shapes(
+    text: str, shapes: list[tuple[int, ...]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MLC_NUM_THREADS", "2")
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal(s).astype(np.float32) for s in shapes)
+    got = [mlc.compile(text, threads=t, opt_level=1).main(a, b) for t in (1, 2)]
+    np.testing.assert_allclose(got[1], a @ b, rtol=1e-4, atol=1e-3)
+    assert np.array_equal(got[0], got[1])  # the same plan at either thread count

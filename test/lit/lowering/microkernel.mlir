@@ -25,6 +25,8 @@
 // CHECK: %[[S:.+]] = arith.addf %[[ACC]]#0, %[[BV]] : vector<8xf32>
 // CHECK: %[[R:.+]] = arith.maximumf %[[S]], %{{.+}} : vector<8xf32>
 // CHECK: affine.vector_store %[[R]], %[[OUT]][%{{.+}}, %{{.+}}] : memref<24x16xf32>, vector<8xf32>
+// Too small for the thread pool: the nest's loops are marked for affine-parallelize to leave.
+// CHECK: } {mlc.serial}
 // CHECK-DAG: memref.dealloc %[[BP]]
 // CHECK-DAG: memref.dealloc %[[AP]]
 // CHECK: return
@@ -132,6 +134,7 @@ func.func @dynamic_k(%A: memref<8x?xf32>, %B: memref<?x16xf32>, %C: memref<8x16x
 // Large enough for the thread pool: the jc loop is an affine.parallel {mlc.parallel} and the
 // buffers packed under it get a leading dimension per iteration (2 chunks of N).
 // CHECK-LABEL: func.func @parallel(
+// CHECK-NOT: mlc.serial
 // CHECK: memref.alloc() alignment = 64 : memref<2x
 // CHECK: affine.parallel (%{{.+}}) = (0) to (2) {
 // CHECK: vector.fma
