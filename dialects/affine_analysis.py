@@ -215,15 +215,20 @@ def canonicalize_map_and_operands(
     result: list[Value] = []
     dim_repl: list[AffineExpr] = []
     seen: dict[Value, AffineExpr] = {}
+    # Whether every input keeps its position (the common case: no substitution to make).
+    identity = True
     for i in range(nd):
         if not used_dims[i]:
             dim_repl.append(const(0))
+            identity = False
             continue
         v = ops[i]
         e = seen.get(v)
         if e is None:
             e = seen[v] = dim(len(result))
             result.append(v)
+        else:
+            identity = False
         dim_repl.append(e)
     n_dims = len(result)
     sym_repl: list[AffineExpr] = []
@@ -231,17 +236,23 @@ def canonicalize_map_and_operands(
     for i in range(ns):
         if not used_syms[i]:
             sym_repl.append(const(0))
+            identity = False
             continue
         v = ops[nd + i]
         c = constant_index(v)
         if c is not None:
             sym_repl.append(const(c))
+            identity = False
             continue
         e = seen.get(v)
         if e is None:
             e = seen[v] = sym(len(result) - n_dims)
             result.append(v)
+        else:
+            identity = False
         sym_repl.append(e)
+    if identity:
+        return amap, result
     new = amap.replace_dims_and_symbols(dim_repl, sym_repl, n_dims, len(result) - n_dims)
     return new, result
 
@@ -289,7 +300,10 @@ def compose_map_and_operands(
     ops = list(operands)
     if amap.num_results == 0:
         amap, ops = canonicalize_map_and_operands(amap, ops)
-        return amap.simplify(), ops
+        return simplified(amap), ops
+    if not any(_apply_producer(v) is not None for v in ops):
+        amap, ops = canonicalize_map_and_operands(amap, ops)
+        return simplified(amap), ops
     dims: list[Value | None] = list(ops[: amap.num_dims])
     syms: list[Value | None] = list(ops[amap.num_dims :])
     changed = True
@@ -316,7 +330,20 @@ def compose_map_and_operands(
             result.append(v)
     amap = amap.replace_dims_and_symbols(dim_repl, sym_repl, n_dims, len(result) - n_dims)
     amap, result = canonicalize_map_and_operands(amap, result)
-    return amap.simplify(), result
+    return simplified(amap), result
+
+
+# `AffineMap.simplify` of each map met (maps are uniqued and immutable, and live as long as the
+# uniquing table that holds them): canonicalization asks it again for every op it revisits.
+_SIMPLIFIED: dict[AffineMap, AffineMap] = {}
+
+
+def simplified(amap: AffineMap) -> AffineMap:
+    """`amap.simplify()`, computed once per map."""
+    out = _SIMPLIFIED.get(amap)
+    if out is None:
+        out = _SIMPLIFIED[amap] = amap.simplify()
+    return out
 
 
 def canonicalize_set_and_operands(
