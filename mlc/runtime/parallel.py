@@ -7,13 +7,16 @@ loop body over a persistent pool of worker threads.
 The iterations lower, lower+step, ... < upper are split into `min(threads, trip count)` chunks of
 consecutive iterations (sizes differ by at most one), a pure function of the arguments and the
 thread count, so results never depend on timing. Chunk 0 runs on the calling thread, the others
-on pool workers; each chunk's `begin` is `lower + k*step` and its `end` the next chunk's `begin`
-(the last is `upper`). A call made while a parallel region runs on the same thread (nested
-parallelism) runs the whole range inline. Native bodies run with the GIL released.
+on pool workers, except that the caller, once done with its chunk, runs the chunks no worker has
+started yet itself (a worker that has not woken up by then, on a busy machine or for a small
+loop, costs no wait); each chunk's `begin` is `lower + k*step` and its `end` the next chunk's
+`begin` (the last is `upper`). A call made while a parallel region runs on the same thread
+(nested parallelism) runs the whole range inline. Native bodies run with the GIL released.
 """
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import os
 import queue
@@ -132,7 +135,11 @@ class _Pool:
         _TLS.depth = 1  # anything a worker runs is inside a parallel region
         get = self._tasks.get
         while True:
-            body, begin, end, ctx, done = get()
+            body, todo, ctx, done = get()
+            try:
+                begin, end = todo.popleft()  # atomic: each chunk is claimed once
+            except IndexError:  # the caller ran the rest itself (or another worker did)
+                continue
             try:
                 body(begin, end, ctx)
             except BaseException as e:  # a native body cannot raise; keep the worker alive anyway
@@ -185,18 +192,26 @@ def _parallel_for(body_addr: int, ctx: int, lower: int, upper: int, step: int) -
             _run_inline(body, lower, upper, ctx)
         return
     done: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    submitted = 0
+    # The chunks after the first, claimed by popleft (atomic) by a worker or by this thread.
+    todo = collections.deque(chunks[1:])
     try:
         pool = _POOL
         pool.ensure(len(chunks) - 1)
-        for begin, end in chunks[1:]:
-            pool.submit((body, begin, end, ctx, done))
-            submitted += 1
+        for _ in chunks[1:]:
+            pool.submit((body, todo, ctx, done))
     except BaseException as e:  # no pool: the chunks not handed out run here
         _note_failure(e, fatal=False)
-    for begin, end in [chunks[0], *chunks[1 + submitted :]]:
+    _run_inline(body, chunks[0][0], chunks[0][1], ctx)
+    mine = 1
+    while True:  # the chunks no worker has started yet run here
+        try:
+            begin, end = todo.popleft()
+        except IndexError:
+            break
         _run_inline(body, begin, end, ctx)
-    pending = submitted
+        mine += 1
+    # Every chunk is claimed now; wait for the ones workers run (`ctx` must outlive them).
+    pending = len(chunks) - mine
     while pending:
         try:
             err = done.get()
