@@ -1,7 +1,8 @@
 """The SSA IR core: values with use-lists, operations, blocks (intrusive op lists) and regions.
 
-Everything here is plain, slotted and free of dialect knowledge, so that it could be compiled natively
-later without an API change. Op *definitions* (operands, traits, verifiers) live in `mlc.ir.opdef`.
+Everything here is plain, slotted and free of dialect knowledge, so that it could be compiled
+natively later without an API change. Op *definitions* (operands, traits, verifiers) live in
+`mlc.ir.opdef`.
 """
 
 from __future__ import annotations
@@ -186,7 +187,11 @@ class BlockArgument(Value):
     __slots__ = ("block", "index", "location")
 
     def __init__(
-        self, type: Type, block: Block, index: int, location: Location | None = None  # noqa: A002
+        self,
+        type: Type,
+        block: Block,
+        index: int,
+        location: Location | None = None,  # noqa: A002
     ) -> None:
         self.type = type
         self._first_use = None
@@ -511,7 +516,9 @@ class Operation:
         """
         if not drop_uses and self.has_uses():
             user = next(u.owner for r in self.results for u in r.uses)
-            raise IRError(f"cannot erase '{self.name}': its results are still used by '{user.name}'")
+            raise IRError(
+                f"cannot erase '{self.name}': its results are still used by '{user.name}'"
+            )
         self.detach()
         self.drop_all_references()
 
@@ -646,6 +653,68 @@ class Operation:
         """Op-specific verification beyond the declared constraints (raise VerifyError)."""
 
 
+_LEAF_BUILDERS: dict[tuple[int, int], Callable[..., Operation]] = {}
+
+
+def leaf_op_builder(n_operands: int, n_results: int) -> Callable[..., Operation]:
+    """`build(cls, v0, ..., t0, ..., location)`: a detached op of registered class `cls` with
+    these operand values and result types and no attributes, regions or successors.
+
+    What `Operation.create` does for such an op, unrolled for the counts and compiled once per
+    pair (the parser's per-format fast paths build most ops of a module this way).
+    """
+    build = _LEAF_BUILDERS.get((n_operands, n_results))
+    if build is not None:
+        return build
+    params = [f"v{i}" for i in range(n_operands)] + [f"t{i}" for i in range(n_results)]
+    lines = [f"def build(cls, {''.join(p + ', ' for p in params)}location):", "    op = new(cls)"]
+    for i in range(n_operands):
+        # OpOperand.__init__, inline: link the use at the head of the value's use-list.
+        lines += [
+            f"    u{i} = new(OpOperand)",
+            f"    u{i}.value = v{i}",
+            f"    u{i}.owner = op",
+            f"    u{i}.index = {i}",
+            f"    u{i}._prev = None",
+            f"    nxt = v{i}._first_use",
+            f"    u{i}._next = nxt",
+            "    if nxt is not None:",
+            f"        nxt._prev = u{i}",
+            f"    v{i}._first_use = u{i}",
+        ]
+    for i in range(n_results):
+        lines += [
+            f"    r{i} = new(OpResult)",
+            f"    r{i}.type = t{i}",
+            f"    r{i}._first_use = None",
+            f"    r{i}.op = op",
+            f"    r{i}.index = {i}",
+        ]
+    uses = "".join(f"u{i}, " for i in range(n_operands))
+    results = "".join(f"r{i}, " for i in range(n_results))
+    lines += [
+        f"    op._operands = ({uses})",
+        f"    op.results = ({results})",
+        "    op._attrs = None",
+        "    op.regions = op.successors = EMPTY",
+        "    op.parent = op.prev = op.next = None",
+        "    op.location = location",
+        "    return op",
+    ]
+    namespace: dict[str, Any] = {
+        "new": object.__new__,
+        "OpOperand": OpOperand,
+        "OpResult": OpResult,
+        "EMPTY": _EMPTY,
+    }
+    exec(
+        compile("\n".join(lines) + "\n", f"<leaf_op_builder{n_operands, n_results}>", "exec"),
+        namespace,
+    )
+    build = _LEAF_BUILDERS[(n_operands, n_results)] = namespace["build"]
+    return build
+
+
 def _walk_post(op: Operation) -> Iterator[Operation]:
     # Ops without regions are yielded here rather than through a nested generator each: most
     # ops are leaves, and a generator per op was a third of a walk's cost.
@@ -743,7 +812,9 @@ class Block:
         self.arguments.append(arg)
         return arg
 
-    def insert_argument(self, index: int, type: Type, location: Location | None = None) -> BlockArgument:  # noqa: A002, E501
+    def insert_argument(
+        self, index: int, type: Type, location: Location | None = None
+    ) -> BlockArgument:  # noqa: A002, E501
         arg = BlockArgument(type, self, index, location)
         self.arguments.insert(index, arg)
         for i in range(index + 1, len(self.arguments)):

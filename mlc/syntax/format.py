@@ -565,10 +565,21 @@ def define_format(cls: type, fmt: str) -> None:
     The format is checked and the hooks' sources generated now, so a bad format raises
     TypeError at class definition exactly as with `compile_format`.
     """
-    from mlc.syntax.format_gen import fast_parser_source, parser_source, printer_source
+    from mlc.syntax.format_gen import (
+        fast_parser_source,
+        line_parser_source,
+        parser_source,
+        printer_source,
+    )
 
     info = _check(cls, fmt)
-    hooks = _LazyHooks(cls, printer_source(info), parser_source(info), fast_parser_source(info))
+    hooks = _LazyHooks(
+        cls,
+        printer_source(info),
+        parser_source(info),
+        fast_parser_source(info),
+        line_parser_source(info),
+    )
     cls.print_asm = _LazyHook(hooks, "print_asm")  # type: ignore[attr-defined]
     cls.parse_asm = _LazyHook(hooks, "parse_asm")  # type: ignore[attr-defined]
 
@@ -576,13 +587,14 @@ def define_format(cls: type, fmt: str) -> None:
 class _LazyHooks:
     """The generated sources of one class's hooks, compiled together on first use."""
 
-    __slots__ = ("cls", "printer", "parser", "fast")
+    __slots__ = ("cls", "printer", "parser", "fast", "line")
 
-    def __init__(self, cls: type, printer: Any, parser: Any, fast: Any) -> None:
+    def __init__(self, cls: type, printer: Any, parser: Any, fast: Any, line: Any) -> None:
         self.cls = cls
         self.printer = printer
         self.parser = parser
         self.fast = fast
+        self.line = line
 
     def install(self) -> None:
         """Replace the class's lazy hooks by the compiled ones (unless replaced meanwhile)."""
@@ -592,7 +604,7 @@ class _LazyHooks:
         if type(cls.__dict__.get("print_asm")) is _LazyHook:
             cls.print_asm = self.printer.build()  # type: ignore[attr-defined]
         if type(cls.__dict__.get("parse_asm")) is _LazyHook:
-            cls.parse_asm = classmethod(build_parser(self.parser, self.fast))  # type: ignore[attr-defined]
+            cls.parse_asm = classmethod(build_parser(self.parser, self.fast, self.line))  # type: ignore[attr-defined]
 
 
 class _LazyHook:

@@ -11,6 +11,7 @@ from typing import Any
 
 from mlc.ir import attributes as A
 from mlc.ir import opdef as D
+from mlc.ir.core import leaf_op_builder
 from mlc.syntax.format import (
     _All,
     _AttrDict,
@@ -36,6 +37,7 @@ __all__ = [
     "gen_fast_parser",
     "gen_parser",
     "gen_printer",
+    "line_parser_source",
     "parser_source",
     "printer_source",
 ]
@@ -1026,14 +1028,19 @@ class _ParseGen:
 
 
 def gen_parser(info: _Info) -> Callable[..., None]:
-    """The `parse_asm(cls, parser, state)` of a checked format, with its fast path as `_fast`."""
-    return build_parser(parser_source(info), fast_parser_source(info))
+    """The `parse_asm(cls, parser, state)` of a checked format, with its fast paths as `_fast`
+    and `_line`."""
+    return build_parser(parser_source(info), fast_parser_source(info), line_parser_source(info))
 
 
-def build_parser(source: GeneratedSource, fast: GeneratedSource | None) -> Callable[..., None]:
-    """Compile `parse_asm` and attach the compiled fast path (None: no fast path) as `_fast`."""
+def build_parser(
+    source: GeneratedSource, fast: GeneratedSource | None, line: GeneratedSource | None = None
+) -> Callable[..., None]:
+    """Compile `parse_asm` and attach the compiled fast path as `_fast` and the line op path
+    as `_line` (None where the format has none)."""
     fn = source.build()
     fn._fast = fast.build() if fast is not None else None  # type: ignore[attr-defined]
+    fn._line = line.build() if line is not None else None  # type: ignore[attr-defined]
     return fn
 
 
@@ -1082,3 +1089,111 @@ def fast_parser_source(info: _Info) -> GeneratedSource | None:
     source = "def _fn(cls, parser, loc):\n" + "\n".join(code.lines) + "\n"
     name = info.cls.__name__
     return GeneratedSource(source, consts, name + " (fast)", f"{name}._parse_fast")
+
+
+def line_parser_source(info: _Info) -> GeneratedSource | None:
+    """`_line(cls, parser, parts, k, loc) -> op | None`: the op of a custom line op token (see
+    `mlc.syntax.lexer.CUSTOM_LINE_OP`) given its plain tokens `parts`, the op name at
+    `parts[k]`, when they are exactly what the format reads for an op with every optional
+    element absent: single operands already defined with their types, literals, one type.
+
+    Any other line gets None with nothing consumed, and the token path reads it (and reports
+    its errors). The source is None when the format has no such shape (regions, successors,
+    properties outside optional groups, variadic or inferred operands/results, ...).
+    """
+    cls = info.cls
+    if (
+        cls._region_defs
+        or cls._successor_defs
+        or info.infer_results
+        or info.all_operand_types
+        or info.all_result_types
+        or any(d.arity != D.SINGLE for _, d in (*cls._operand_defs, *cls._result_defs))
+    ):
+        return None
+    template = _line_template(info.elements)
+    if template is None:
+        return None
+    operands = [n for kind, n in template if kind == "operand"]
+    typed = {n for kind, n in template if kind == "type"}
+    if sorted(operands) != sorted(n for n, _ in cls._operand_defs):
+        return None  # an operand only inside an optional group
+    for name, _ in (*cls._operand_defs, *cls._result_defs):
+        kind, src = info.type_src[name]
+        if kind != "const" and src not in typed:
+            return None  # its type only comes from an optional group
+    consts: dict[str, Any] = {}
+    code = _Code(consts)
+    gen = _ParseGen(info, code, fast=True)
+    code.line(f"if len(parts) != k + {len(template) + 1}:")
+    code.line("    return None")
+    for j, (kind, text) in enumerate(template, 1):
+        if kind == "lit":
+            code.line(f"if parts[k + {j}] != {text!r}:")
+            code.line("    return None")
+        elif kind == "operand":
+            # A line op's SSA names are plain (`%x`, never `%x#1`).
+            code.line(f"u_{text} = parts[k + {j}]")
+            code.line(f"if u_{text}[:1] != '%':")
+            code.line("    return None")
+        else:
+            code.line(f"_tok = parts[k + {j}]")
+            code.line(f"t_{text} = parser._type_cache.get(_tok)")
+            code.line(f"if t_{text} is None:")
+            code.line("    return None")
+    code.line("values = parser.values")
+    for name, _ in cls._operand_defs:
+        t = gen.type_expr(name, False, "1")
+        code.line(f"o_{name} = values.get(u_{name})")
+        code.line(f"if o_{name} is None or o_{name}.type is not {t}:")
+        code.line("    return None")
+    args = [f"o_{n}" for n, _ in cls._operand_defs]
+    args += [gen.type_expr(n, False, "1") for n, _ in cls._result_defs]
+    code.line(f"return _build(cls, {''.join(a + ', ' for a in args)}loc)")
+    # The op builder is made when the hook is compiled (first use), not at class definition.
+    consts["_leaf_op_builder"] = leaf_op_builder
+    arity = f"{len(cls._operand_defs)}, {len(cls._result_defs)}"
+    source = f"_build = _leaf_op_builder({arity})\n\n\ndef _fn(cls, parser, parts, k, loc):\n"
+    source += "\n".join(code.lines) + "\n"
+    name = cls.__name__
+    return GeneratedSource(source, consts, name + " (line)", f"{name}._parse_line")
+
+
+def _line_template(elements: list[_El]) -> list[tuple[str, str]] | None:
+    """The tokens a format reads with its optional elements absent, as ("lit", text),
+    ("operand", name) and ("type", name); None when that is not a plain token sequence.
+
+    An absent optional element must not be able to start at the token that follows it: an
+    optional group has to lead with a keyword and be followed by a literal or an operand
+    (attribute dictionaries start with `{` or `attributes`, which are never such tokens)."""
+    template: list[tuple[str, str]] = []
+    pending: set[str] = set()  # the leads of the absent groups just passed
+    for el in elements:
+        t = type(el)
+        if t is _Space:
+            continue
+        if t is _AttrDict or t is _PropDict:
+            continue
+        if t is _Optional:
+            lead = next((e for e in el.then if type(e) is not _Space), None)  # type: ignore[attr-defined]
+            if el.else_ or type(lead) is not _Lit or not _is_keyword(lead.text):  # type: ignore[attr-defined]
+                return None
+            pending.add(lead.text)  # type: ignore[union-attr]
+            continue
+        if t is _Lit:
+            text = el.text  # type: ignore[attr-defined]
+            if not text:
+                continue
+            if text in pending:
+                return None
+            template.append(("lit", text))
+        elif t is _Var and el.kind == "operand" and el.d.arity == D.SINGLE:  # type: ignore[attr-defined]
+            template.append(("operand", el.name))  # type: ignore[attr-defined]
+        elif t is _TypeOf and type(el.arg) is _Var and el.arg.d.arity == D.SINGLE:  # type: ignore[attr-defined]
+            if pending:
+                return None  # a type token could spell a group's keyword
+            template.append(("type", el.arg.name))  # type: ignore[attr-defined]
+        else:
+            return None
+        pending = set()
+    return template

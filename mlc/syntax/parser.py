@@ -179,7 +179,7 @@ class Parser(AttrParser):
         self._generic_cache: dict[str, type[Operation] | None] = {}
         # Custom op classes by spelled name, one table per default dialect, with the default
         # dialect inside their regions and their default-valued properties.
-        self._custom_caches: dict[str, dict[str, tuple[type[Operation], str]]] = {"": {}}
+        self._custom_caches: dict[str, dict[str, tuple[type[Operation], str, Any, Any]]] = {"": {}}
         self._custom_ops = self._custom_caches[""]
 
     # -- the top level --------------------------------------------------------------------------
@@ -373,6 +373,21 @@ class Parser(AttrParser):
         toks, starts, i = self.toks, self.starts, self.i
         start = starts[i]
         loc = self._op_loc(start + tok.find(name, tok.find("=") + 1 if k else 0))
+        line = entry[3]
+        if line is not None:
+            # The format's line path: the op straight from `parts`, or None (a first type, a
+            # forward reference, an error, another shape) for the token path below.
+            op = line(entry[0], self, parts, k, loc)
+            if op is not None:
+                self.i = i + 1
+                if k:
+                    name = parts[0]
+                    values = self.values
+                    if len(op.results) == 1 and name not in values and not self.fwd:
+                        values[name] = op.results[0]
+                    else:
+                        self._bind_results(name, op, start + tok.find("%"))
+                return op
         sub = parts[k + 1 :]
         sub += _EOF_TAIL
         self.toks = sub
@@ -673,16 +688,19 @@ class Parser(AttrParser):
         dd = getattr(cls, "default_dialect", None) or ""
         if not isinstance(dd, str):
             raise self.error(f"op class of '{name}' has an invalid default_dialect")
-        # Format-generated ops also have a fast path that parses and creates the op in one call.
-        fast = getattr(getattr(cls.parse_asm, "__func__", None), "_fast", None)
-        entry = self._custom_ops[name] = (cls, dd, fast)
+        # Format-generated ops also have a fast path that parses and creates the op in one call,
+        # and most a line path (`_parse_custom_line`).
+        hook = getattr(cls.parse_asm, "__func__", None)
+        fast = getattr(hook, "_fast", None)
+        line = getattr(hook, "_line", None) if fast is not None else None
+        entry = self._custom_ops[name] = (cls, dd, fast, line)
         return entry
 
     def _parse_custom_op(self, name: str, loc: A.Location) -> Operation:
         try:
-            cls, self._region_dialect, fast = self._custom_ops[name]
+            cls, self._region_dialect, fast, _ = self._custom_ops[name]
         except KeyError:
-            cls, self._region_dialect, fast = self._custom_op_class(name)
+            cls, self._region_dialect, fast, _ = self._custom_op_class(name)
         self.i += 1
         if fast is not None:
             return fast(cls, self, loc)
