@@ -556,8 +556,11 @@ class ContractionMicrokernelPass(Pass):
                 par0 = min(costs, key=lambda x: costs[x])
             sk = SkinnyConfig(kind, p, rows, vecs, vl, par0, kinds[kernel] == "pack", kb)
             return sk, None
-        # Off by default: the pool's hand-off costs about as much as it saves up to 32 rows
-        # (measured on 784 x 512 at 2 threads: -15% at 1 row, +15% at 32 rows).
-        spar = ctx.knob(site, "small-parallel", Bool(), False)
+        # By the estimate at one row (batch-1 inference), where the split pays least: off for
+        # the MLP's 784 x 512 layer (the pool's hand-off measured -15% at 1 row, +15% at 32
+        # rows at 2 threads), on for layers of a few thousand columns.
+        one = b * _axpy_cycles(n, 1, k, vl, rows, vecs)
+        spar0 = threads > 1 and _parallel_cost(one, one / threads, b) < one
+        spar = ctx.knob(site, "small-parallel", Bool(), spar0)
         sk = SkinnyConfig("axpy", "n", rows, vecs, vl, "jc" if spar else "none", False, kb)
         return None, (sk, small_t)

@@ -131,3 +131,16 @@ def test_parallel_defaults_match_numpy_on_odd_shapes(
     got = [mlc.compile(text, threads=t, opt_level=1).main(a, b) for t in (1, 2)]
     np.testing.assert_allclose(got[1], a @ b, rtol=1e-4, atol=1e-3)
     assert np.array_equal(got[0], got[1])  # the same plan at either thread count
+
+
+@pytest.mark.parametrize(("k", "n", "split"), [(784, 512, False), (4096, 4096, True)])
+def test_small_m_variant_split_by_cost_at_one_row(k: int, n: int, split: bool) -> None:
+    a, b, c = f"tensor<?x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<?x{n}xf32>"
+    text = (
+        f"func.func @main(%a: {a}, %b: {b}) -> {c} {{\n"
+        f"  %0 = graph.matmul %a, %b : ({a}, {b}) -> {c}\n"
+        f"  return %0 : {c}\n}}\n"
+    )
+    chosen = _defaults(text, 2)
+    assert chosen["small-m"] > 0 and chosen["small-parallel"] is split
+    assert _defaults(text, 1)["small-parallel"] is False
