@@ -15,6 +15,7 @@ from mlc.dialects.affine_ops import (
     LoadOp,
     MaxOp,
     MinOp,
+    PrefetchOp,
     StoreOp,
     VectorLoadOp,
     VectorStoreOp,
@@ -964,7 +965,7 @@ DIALECT = Dialect(
     "affine",
     ops=[
         ApplyOp, MinOp, MaxOp, LoadOp, StoreOp, VectorLoadOp, VectorStoreOp,
-        YieldOp, ForOp, ParallelOp, IfOp,
+        YieldOp, ForOp, ParallelOp, IfOp, PrefetchOp,
     ],
     materialize_constant=materialize_constant,
 )  # fmt: skip

@@ -23,6 +23,7 @@ from mlc.ir.opdef import (
     AnyType,
     AnyVector,
     Index,
+    IntegerAttrC,
     Op,
     OperationState,
     Pure,
@@ -605,3 +606,98 @@ class VectorStoreOp(_AccessOp, MemoryEffectsOpInterface):
         mt = self.memref_value.type
         _verify_indexing(self, self.affine_map, self.map_operands, mt)
         _verify_vector(self, mt, self._operands[0].value.type)
+
+
+_BOOL = A.BoolAttr(True).type
+
+
+class PrefetchOp(_AccessOp):
+    """Prefetch the cache line of a memref element at affine subscripts (a hint: no effect on
+    the program's results, never a fault, even out of bounds).
+
+    `read`/`write` is the expected access, `locality<0..3>` the temporal locality (3: keep in
+    every cache level), `data`/`instr` the cache. Lowered to `llvm.intr.prefetch`.
+
+        affine.prefetch %A[%i + 1, %j], read, locality<3>, data : memref<?x1024xf32>
+    """
+
+    name = "affine.prefetch"
+    canonicalize = _AccessOp.canonicalize
+    memref = operand(AnyMemRef)
+    indices = var_operand(Index)
+    isWrite = prop(IntegerAttrC)  # noqa: N815 - MLIR's property names
+    localityHint = prop(IntegerAttrC)  # noqa: N815
+    isDataCache = prop(IntegerAttrC)  # noqa: N815
+    map = prop(AffineMapAttrC)
+
+    @classmethod
+    def build_prefetch(
+        cls,
+        memref: Value,
+        indices: Sequence[Value],
+        amap: AffineMap,
+        *,
+        write: bool = False,
+        locality: int = 3,
+        data: bool = True,
+        location: A.Location | None = None,
+    ) -> PrefetchOp:
+        attrs = {
+            "isWrite": A.BoolAttr(write),
+            "localityHint": A.IntegerAttr(locality, A.i32),
+            "isDataCache": A.BoolAttr(data),
+            "map": A.AffineMapAttr(amap),
+        }
+        return cls.create([memref, *indices], [], attrs, location=location)  # type: ignore[return-value]
+
+    @classmethod
+    def parse_asm(cls, parser: Any, state: OperationState) -> None:
+        memref = parser.parse_operand()
+        amap, idx = S.parse_subscripts(parser)
+        parser.parse_punct(",")
+        rw = parser.parse_optional_keyword_in(("read", "write"))
+        if rw is None:
+            raise parser.error("rw specifier has to be 'read' or 'write'")
+        parser.parse_punct(",")
+        parser.parse_keyword("locality")
+        parser.parse_punct("<")
+        pos = parser.pos()
+        hint = parser.parse_integer()
+        if not 0 <= hint <= 3:
+            raise parser.error("locality hint has to be within 0 to 3", pos)
+        parser.parse_punct(">")
+        parser.parse_punct(",")
+        cache = parser.parse_optional_keyword_in(("data", "instr"))
+        if cache is None:
+            raise parser.error("cache type has to be 'data' or 'instr'")
+        parser.parse_optional_attr_dict(state.attributes)
+        parser.parse_punct(":")
+        mt = _memref_type(parser, parser.pos())
+        state.attributes.update(
+            isWrite=A.BoolAttr(rw == "write"),
+            localityHint=A.IntegerAttr(hint, A.i32),
+            isDataCache=A.BoolAttr(cache == "data"),
+            map=A.AffineMapAttr(amap),
+        )
+        state.operands = [parser.resolve_operand(memref, mt), *S.resolve_indices(parser, idx)]
+
+    def print_asm(self, p: Any) -> None:
+        p.write(" ")
+        p.print_operand(self.memref_value)
+        p.write("[" + S.subscripts_text(p, self.affine_map, self.map_operands) + "]")
+        rw = "write" if self.get_attr("isWrite").value else "read"  # type: ignore[union-attr]
+        hint = self.get_attr("localityHint").value  # type: ignore[union-attr]
+        cache = "data" if self.get_attr("isDataCache").value else "instr"  # type: ignore[union-attr]
+        p.write(f", {rw}, locality<{hint}>, {cache}")
+        p.print_op_attrs(self, elided=("map", "isWrite", "localityHint", "isDataCache"))
+        p.write(" : ")
+        p.print_type(self.memref_value.type)
+
+    def verify_op(self) -> None:
+        for name in ("isWrite", "isDataCache"):
+            if self.get_attr(name).type is not _BOOL:  # type: ignore[union-attr]
+                raise self.error(f"'{name}' must be a bool attribute")
+        hint = self.get_attr("localityHint")
+        if hint.type is not A.i32 or not 0 <= hint.value <= 3:  # type: ignore[union-attr]
+            raise self.error("locality hint has to be within 0 to 3")
+        _verify_indexing(self, self.affine_map, self.map_operands, self.memref_value.type)

@@ -33,6 +33,7 @@ from mlc.ir.core import Operation
 from mlc.ir.opdef import (
     Constraint,
     InferTypeOpInterface,
+    IntegerAttrC,
     Op,
     OperationState,
     Pure,
@@ -486,6 +487,28 @@ class LdexpOp(Op, InferTypeOpInterface):
             raise self.error("failed to verify that the result has the type of x")
 
 
+class PrefetchOp(Op):
+    """Prefetch the cache line at `addr` (a hint: no effect on the results, never a fault).
+
+    `rw` 0 read / 1 write, `hint` the temporal locality 0..3 (3: keep in every cache level),
+    `cache` 0 instruction / 1 data, as LLVM's `llvm.prefetch`. No custom syntax (as in MLIR).
+
+        "llvm.intr.prefetch"(%p) <{cache = 1 : i32, hint = 3 : i32, rw = 0 : i32}> : (!llvm.ptr) -> ()
+    """  # noqa: E501
+
+    name = "llvm.intr.prefetch"
+    addr = operand(LLVMPtr)
+    rw = prop(IntegerAttrC)
+    hint = prop(IntegerAttrC)
+    cache = prop(IntegerAttrC)
+
+    def verify_op(self) -> None:
+        for name, top in (("rw", 1), ("hint", 3), ("cache", 1)):
+            a = self.get_attr(name)
+            if a.type is not A.i32 or not 0 <= a.value <= top:  # type: ignore[union-attr]
+                raise self.error(f"'{name}' must be an i32 within 0 to {top}")
+
+
 class _MemIntrinsicOp(Op, MemoryEffectsOpInterface):
     """Base of memcpy/memset: a destination pointer, a source, a length, `isVolatile`."""
 
@@ -541,6 +564,6 @@ class MemsetOp(_MemIntrinsicOp):
 
 ELEMENT_OPS: list[type[Operation]] = [
     ExtractElementOp, InsertElementOp, ShuffleVectorOp, ExtractValueOp, InsertValueOp,
-    FMAOp, ExpOp, LogOp, SqrtOp, FAbsOp, MaxNumOp, MinNumOp, PowOp, LdexpOp, MemcpyOp,
-    MemsetOp,
+    FMAOp, ExpOp, LogOp, SqrtOp, FAbsOp, MaxNumOp, MinNumOp, PowOp, LdexpOp, PrefetchOp,
+    MemcpyOp, MemsetOp,
 ]  # fmt: skip

@@ -14,8 +14,10 @@ from mlc.dialects import llvm_ops_arith as LA
 from mlc.dialects import llvm_ops_elements as LE
 from mlc.dialects.llvm_types import FastmathFlagsAttr
 from mlc.lowering.to_llvm import (
+    DYNAMIC,
     FCMP,
     I64,
+    PTR,
     FnLowering,
     convert_type,
     llvm_bool,
@@ -604,3 +606,34 @@ def _transfer_write(fn: FnLowering, op: Operation) -> None:
     if op.results:
         raise unsupported("vector.transfer_write on tensors (run bufferize first)")
     _store(fn, op, op.operands[0], op.operands[1], op.operands[2 : 2 + seg[2]])
+
+
+# ---------------------------------------------------------------------------------------------
+# affine.prefetch
+
+
+@lowering("affine.prefetch")
+def _prefetch(fn: FnLowering, op: Operation) -> None:
+    """`llvm.intr.prefetch` of the element's address. The GEP has no `inbounds`: a prefetch
+    may point past the buffer (the next row after the last), which is harmless for the hint
+    but would make an inbounds address poison."""
+    memref, *indices = op.operands
+    t = memref.type
+    idx = fn.map_results(op.get_attr("map").value, fn.gets(indices))  # type: ignore[union-attr]
+    desc = fn.get(memref)
+    strides, offset = t.strides_and_offset()  # type: ignore[attr-defined]
+    lin = fn.extract(desc, [2], I64) if offset == DYNAMIC else fn.const(offset)
+    for k, i in enumerate(idx):
+        lin = fn.add(lin, fn.mul(i, fn.desc_stride(t, desc, k, strides)))  # type: ignore[arg-type]
+    attrs = {
+        "rawConstantIndices": A.DenseArrayAttr(A.i32, [llvm.GEP_DYNAMIC_INDEX]),
+        "elem_type": A.TypeAttr(convert_type(t.element_type)),  # type: ignore[attr-defined]
+        "noWrapFlags": A.IntegerAttr(0, A.i32),
+    }
+    p = fn.v(llvm.GEPOp, [fn.desc_field(desc, 1), lin], PTR, attrs)
+    hint = {
+        "rw": A.IntegerAttr(op.get_attr("isWrite").value, A.i32),  # type: ignore[union-attr]
+        "hint": A.IntegerAttr(op.get_attr("localityHint").value, A.i32),  # type: ignore[union-attr]
+        "cache": A.IntegerAttr(op.get_attr("isDataCache").value, A.i32),  # type: ignore[union-attr]
+    }
+    fn.op(LE.PrefetchOp, [p], [], hint)

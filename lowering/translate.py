@@ -758,6 +758,15 @@ def _ldexp(w: _FunctionWriter, op: Operation) -> str:
     return f"{w.res(op)} = call{_fmf(op)} {w.ty(x.type)} @{name}({w.tv(x)}, {w.tv(k)})"
 
 
+@_instr("llvm.intr.prefetch")
+def _prefetch(w: _FunctionWriter, op: Operation) -> str:
+    (p,) = op.operands
+    name = f"llvm.prefetch.{_suffix(p.type)}"
+    w.mw.declare_intrinsic(name, "void", [w.ty(p.type), "i32", "i32", "i32"])
+    rw, hint, cache = (op.get_attr(n).value for n in ("rw", "hint", "cache"))  # type: ignore[union-attr]
+    return f"call void @{name}({w.tv(p)}, i32 {rw}, i32 {hint}, i32 {cache})"
+
+
 @_instr("llvm.intr.memcpy", "llvm.intr.memset")
 def _mem_intrinsic(w: _FunctionWriter, op: Operation) -> str:
     vol = "true" if op.get_attr("isVolatile").value else "false"  # type: ignore[union-attr]
