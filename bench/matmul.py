@@ -130,6 +130,7 @@ def main() -> None:
         f"{'mlc/numpy':>9} {'compile s':>9} {'(pipeline/jit)':>14} {'rel err':>8}"
     )
     print(header)
+    results: dict[tuple[int, ...], dict[int, dict]] = {}
     for threads in args.threads:
         env = dict(os.environ)
         for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -146,6 +147,7 @@ def main() -> None:
             raise SystemExit(f"worker with {threads} threads failed")
         for line in proc.stdout.splitlines():
             r = json.loads(line)
+            results.setdefault(tuple(r["shape"]), {})[threads] = r
             m, k, n = r["shape"]
             peak = PEAK_PER_CORE * threads
             tm = r["timings"]
@@ -156,6 +158,28 @@ def main() -> None:
                 f"{r['numpy_s'] / r['mlc_s']:>9.2f} {r['compile_s']:>9.2f} {split:>14} "
                 f"{r['rel_err']:>8.1e}"
             )
+    _summary(results, args.threads)
+
+
+def _summary(results: dict[tuple[int, ...], dict[int, dict]], threads: list[int]) -> None:
+    """The issue's targets per shape: mlc/NumPy >= 1.0 at every thread count, and mlc with
+    more threads never slower than with one (the parallel default's cost model)."""
+    if not results:
+        return
+    print("\ntargets: mlc/numpy >= 1.0 at every thread count; mlc's 2-thread speed / 1-thread")
+    met = 0
+    for shape, by_t in results.items():
+        ratios = {t: r["numpy_s"] / r["mlc_s"] for t, r in by_t.items()}
+        ok = all(x >= 1.0 for x in ratios.values())
+        met += ok
+        cols = "  ".join(f"{t} thr {ratios[t]:.2f}" for t in threads if t in ratios)
+        scale = ""
+        if 1 in by_t and len(by_t) > 1:
+            top = max(by_t)
+            scale = f"  mlc {top} thr / 1 thr {by_t[1]['mlc_s'] / by_t[top]['mlc_s']:.2f}x"
+        label = " x ".join(map(str, shape))
+        print(f"{label:>18}  {cols}{scale}  {'met' if ok else 'MISSED'}")
+    print(f"met on {met} of {len(results)} shapes")
 
 
 if __name__ == "__main__":
