@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from mlc.dialects.affine import ForOp, YieldOp
-from mlc.dialects.affine_ops import LoadOp, StoreOp, VectorLoadOp, VectorStoreOp
+from mlc.dialects.affine import ForOp, ParallelOp, YieldOp
+from mlc.dialects.affine_ops import LoadOp, PrefetchOp, StoreOp, VectorLoadOp, VectorStoreOp
 from mlc.dialects.arith import AddIOp, ConstantOp, FastMathFlagsAttr
 from mlc.dialects.vector import BroadcastOp, CombiningKindAttr, ReductionOp
 from mlc.passes.affine_dependence import is_parallel
@@ -28,7 +28,7 @@ from mlc.ir.affine import (
     simplify_affine_expr,
     sym,
 )
-from mlc.ir.core import BlockArgument, Operation, OpResult, Value
+from mlc.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from mlc.ir.opdef import Elementwise
 from mlc.knobs import Bool, Choice
 from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
@@ -798,8 +798,15 @@ class AffineVectorizePass(Pass):
         "Default of the per-loop `accumulators` knob: independent partial-result vectors per "
         "reduction, so the loop is not bound by the latency of one combining chain",
     )
+    prefetch = Option(
+        bool,
+        True,
+        "Default of the per-row-loop `prefetch` knob: in a loop whose body passes over the "
+        "same row of a read-only buffer several times, prefetch the next row during the last pass",
+    )
     num_vectorized = Statistic("num-vectorized-loops", "Number of loops vectorized")
     num_reductions = Statistic("num-reductions", "Number of reductions vectorized")
+    num_prefetched = Statistic("num-prefetched-rows", "Number of row loops given prefetches")
     knobs = (
         KnobDecl("width", "choice", "Lanes per vector for this loop (1: leave it scalar)"),
         KnobDecl(
@@ -809,6 +816,11 @@ class AffineVectorizePass(Pass):
             "accumulators",
             "choice",
             "Partial-result vectors per reduction in this loop (1: one dependence chain)",
+        ),
+        KnobDecl(
+            "prefetch",
+            "bool",
+            "Prefetch the next row of this row loop's multi-pass input during its last pass",
         ),
     )
 
@@ -828,6 +840,10 @@ class AffineVectorizePass(Pass):
         ]
         for loop in loops:
             self.vectorize_loop(loop, ctx)
+        rows = [o for o in op.walk() if type(o) in (ForOp, ParallelOp) and o is not op]
+        for row in rows:
+            if _prefetch_next_row(row, ctx, self.prefetch):
+                self.num_prefetched += 1
 
     def accumulator_count(
         self, wanted: int, lanes: int, trip: int | None, bounds: _Bounds | None
@@ -878,3 +894,124 @@ class AffineVectorizePass(Pass):
         _Vectorizer(loop, plan, lanes, copies).run(bounds)
         self.num_vectorized += 1
         self.num_reductions += len(plan.reductions)
+
+
+# ---------------------------------------------------------------------------------------------
+# Prefetching the next row of a multi-pass row loop
+
+_LINE_BYTES = 64
+
+
+def _row_reads(loop: Operation, row_iv: Value) -> dict[Value, list[Operation]]:
+    """The vector loads directly in `loop` (an innermost vector loop) of 2-D buffers at
+    [row_iv, inner + c]: buffer -> loads."""
+    inner = loop.body_block.arguments[0]  # type: ignore[attr-defined]
+    found: dict[Value, list[Operation]] = {}
+    for o in loop.body_block:  # type: ignore[attr-defined]
+        if type(o) is not VectorLoadOp:
+            continue
+        m, args = o.affine_map, o.map_operands
+        if len(m.results) != 2 or m.num_symbols or len(args) != 2:
+            continue
+        r0, r1 = m.results
+        if not (type(r0) is AffineDimExpr and args[r0.position] is row_iv):
+            continue
+        if _coeffs(r1, args, inner) is None:
+            continue
+        found.setdefault(o.memref_value, []).append(o)
+    return found
+
+
+def _coeffs(e: AffineExpr, args: tuple[Value, ...], inner: Value) -> int | None:
+    """c when `e` is `inner + c` (inner a dim operand), else None."""
+    if type(e) is AffineDimExpr:
+        return 0 if args[e.position] is inner else None
+    if type(e) is AffineBinaryExpr and e.kind == "add":
+        lhs, rhs = e.lhs, e.rhs
+        if type(rhs) is AffineConstantExpr and type(lhs) is AffineDimExpr:
+            return rhs.value if args[lhs.position] is inner else None
+    return None
+
+
+def _prefetch_next_row(row: Operation, ctx: PassContext, default: bool) -> bool:
+    """In a loop over rows (an `affine.for`, or a 1-D `affine.parallel`) whose body holds two
+    or more vector loops reading the current row of the same read-only 2-D buffer (softmax's
+    max and exp passes, layernorm's mean and variance passes), prefetch the next row's cache
+    lines from the last of those loops with the widest step: the row is then in the caches
+    when its first pass starts, instead of that pass waiting for memory (hardware
+    prefetchers stop at the 4 KiB page). Knob `prefetch` at the row loop."""
+    body = row.regions[0].blocks[0]
+    if len(body.arguments) != 1:
+        return False
+    row_iv = body.arguments[0]
+    passes: dict[Value, list[tuple[Operation, list[Operation]]]] = {}
+    for o in body:
+        if type(o) is ForOp and o.body_block.arguments:
+            for buf, loads in _row_reads(o, row_iv).items():
+                passes.setdefault(buf, []).append((o, loads))
+    candidates = [(buf, ps) for buf, ps in passes.items() if len(ps) >= 2]
+    if not candidates:
+        return False
+    written = {
+        u.operands[1] if type(u) in (StoreOp, VectorStoreOp) else None
+        for u in row.walk()
+        if type(u) in (StoreOp, VectorStoreOp)
+    }
+    candidates = [(buf, ps) for buf, ps in candidates if buf not in written]
+    if not candidates or not ctx.knob(ctx.site(row), "prefetch", Bool(), default):
+        return False
+    outputs = _row_outputs(body, row_iv, written, passes)
+    for buf, ps in candidates:
+        widest = max(p[0].step_value for p in ps)  # type: ignore[attr-defined]
+        loop, loads = [p for p in ps if p[0].step_value == widest][-1]  # type: ignore[attr-defined]
+        for ld in loads:
+            m = ld.affine_map
+            c = _coeffs(m.results[1], ld.map_operands, loop.body_block.arguments[0])  # type: ignore[attr-defined]
+            if c is None:
+                continue
+            # The next row of the input; the current row of each output that a later pass
+            # writes (fetched for ownership while this pass computes, so that the stores do
+            # not wait for memory).
+            nxt = AffineMap(m.num_dims, m.num_symbols, [m.results[0] + 1, m.results[1]])
+            targets = [(buf, nxt, False)] + [(out, m, True) for out in outputs]
+            for target, amap, write in reversed(targets):
+                if (c * _element_bytes(target)) % _LINE_BYTES:
+                    continue
+                pf = PrefetchOp.build_prefetch(
+                    target, list(ld.map_operands), amap, write=write, location=ld.location
+                )
+                ld.parent.insert_after(pf, ld)  # type: ignore[union-attr]
+        break  # one input's passes carry the prefetches (the others' rows share the loop)
+    return True
+
+
+def _element_bytes(buf: Value) -> int:
+    return (buf.type.element_type.width + 7) // 8  # type: ignore[attr-defined, no-any-return]
+
+
+def _row_outputs(
+    body: Block,
+    row_iv: Value,
+    written: set[Value | None],
+    reads: dict[Value, list[tuple[Operation, list[Operation]]]],
+) -> list[Value]:
+    """2-D buffers stored by vector loops of `body` at [row_iv, inner + c] and not read in it
+    (the kernel's outputs), in program order."""
+    outs: list[Value] = []
+    for o in body:
+        if type(o) is not ForOp or not o.body_block.arguments:
+            continue
+        inner = o.body_block.arguments[0]
+        for st in o.body_block:
+            if type(st) is not VectorStoreOp:
+                continue
+            m, args, buf = st.affine_map, st.map_operands, st.memref_value
+            if len(m.results) != 2 or m.num_symbols or len(args) != 2 or buf in reads:
+                continue
+            r0 = m.results[0]
+            if type(r0) is not AffineDimExpr or args[r0.position] is not row_iv:
+                continue
+            if _coeffs(m.results[1], args, inner) is not None and buf in written:
+                if buf not in outs:
+                    outs.append(buf)
+    return outs
