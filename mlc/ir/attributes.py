@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from mlc.ir.affine import AffineMap, IntegerSet
 
 DYNAMIC = -1
-"""A dynamic (`?`) dimension in a shape, or a dynamic stride/offset (MLIR's ShapedType::kDynamic)."""
+"""A dynamic (`?`) dimension in a shape, or a dynamic stride/offset (MLIR's kDynamic)."""
 
 
 class Uniqued:
@@ -47,7 +48,9 @@ class Uniqued:
         except TypeError as e:
             raise TypeError(f"{cls.__name__} parameters must be hashable: {e}") from None
         if len(params) != len(cls._params):
-            raise TypeError(f"{cls.__name__} takes {len(cls._params)} parameters ({', '.join(cls._params)})")
+            raise TypeError(
+                f"{cls.__name__} takes {len(cls._params)} parameters ({', '.join(cls._params)})"
+            )
         obj = object.__new__(cls)
         setter = object.__setattr__
         for name, value in zip(cls._params, params):
@@ -243,7 +246,9 @@ class ShapedType(Type):
             raise ValueError(f"{self} has dynamic dimensions")
         return math.prod(self.shape)
 
-    def clone_with(self, shape: Sequence[int] | None = None, element_type: Type | None = None) -> ShapedType:
+    def clone_with(
+        self, shape: Sequence[int] | None = None, element_type: Type | None = None
+    ) -> ShapedType:
         raise NotImplementedError
 
 
@@ -266,7 +271,9 @@ class RankedTensorType(ShapedType):
     def _init(self) -> None:
         _check_shape(self.shape)
 
-    def clone_with(self, shape: Sequence[int] | None = None, element_type: Type | None = None) -> RankedTensorType:  # noqa: E501
+    def clone_with(
+        self, shape: Sequence[int] | None = None, element_type: Type | None = None
+    ) -> RankedTensorType:  # noqa: E501
         return RankedTensorType(
             self.shape if shape is None else shape,
             self.element_type if element_type is None else element_type,
@@ -296,7 +303,9 @@ class UnrankedTensorType(ShapedType):
     def has_static_shape(self) -> bool:
         return False
 
-    def clone_with(self, shape: Sequence[int] | None = None, element_type: Type | None = None) -> ShapedType:  # noqa: E501
+    def clone_with(
+        self, shape: Sequence[int] | None = None, element_type: Type | None = None
+    ) -> ShapedType:  # noqa: E501
         et = self.element_type if element_type is None else element_type
         return UnrankedTensorType(et) if shape is None else RankedTensorType(shape, et)
 
@@ -322,7 +331,9 @@ class MemRefType(ShapedType):
     def _init(self) -> None:
         _check_shape(self.shape)
 
-    def clone_with(self, shape: Sequence[int] | None = None, element_type: Type | None = None) -> MemRefType:  # noqa: E501
+    def clone_with(
+        self, shape: Sequence[int] | None = None, element_type: Type | None = None
+    ) -> MemRefType:  # noqa: E501
         return MemRefType(
             self.shape if shape is None else shape,
             self.element_type if element_type is None else element_type,
@@ -351,7 +362,9 @@ class UnrankedMemRefType(ShapedType):
 
     __slots__ = ("element_type", "memory_space")
 
-    def __new__(cls, element_type: Type, memory_space: Attribute | None = None) -> UnrankedMemRefType:
+    def __new__(
+        cls, element_type: Type, memory_space: Attribute | None = None
+    ) -> UnrankedMemRefType:
         if type(memory_space) is IntegerAttr and memory_space.value == 0:
             memory_space = None
         return Uniqued.__new__(cls, element_type, memory_space)
@@ -382,7 +395,9 @@ class VectorType(ShapedType):
             if type(d) is not int or d <= 0:
                 raise ValueError(f"vector dimensions must be positive, got {self.shape}")
 
-    def clone_with(self, shape: Sequence[int] | None = None, element_type: Type | None = None) -> VectorType:  # noqa: E501
+    def clone_with(
+        self, shape: Sequence[int] | None = None, element_type: Type | None = None
+    ) -> VectorType:  # noqa: E501
         if shape is None:
             return VectorType(self.shape, element_type or self.element_type, self.scalable)
         return VectorType(shape, element_type or self.element_type)
@@ -505,7 +520,9 @@ class DictionaryAttr(Attribute):
 
     __slots__ = ("value",)
 
-    def __new__(cls, value: dict[str, Attribute] | Sequence[tuple[str, Attribute]] = ()) -> DictionaryAttr:  # noqa: E501
+    def __new__(
+        cls, value: dict[str, Attribute] | Sequence[tuple[str, Attribute]] = ()
+    ) -> DictionaryAttr:  # noqa: E501
         items = value.items() if isinstance(value, dict) else value
         return Uniqued.__new__(cls, tuple(sorted(items, key=lambda kv: kv[0])))
 
@@ -721,31 +738,55 @@ class UnknownLoc(Location):
         return Uniqued.__new__(cls)
 
 
-class FileLineColLoc(Location):
-    """`loc("file":line:col)`, optionally a range `"file":l1:c1 to l2:c2`. Not interned."""
+class FileLineColLoc(Location, tuple):
+    """`loc("file":line:col)`, optionally a range `"file":l1:c1 to l2:c2`. Not interned.
 
-    __slots__ = ("filename", "line", "col", "end_line", "end_col")
+    A tuple underneath (`(filename, line, col)`, plus `end_line, end_col` for a range): the
+    parser makes one per op, and a tuple is built in one call where five slot stores through
+    `object.__setattr__` cost several times more. Compare with `==`, read the fields by name.
+    """
+
+    __slots__ = ()
 
     def __new__(
-        cls, filename: str, line: int, col: int, end_line: int | None = None, end_col: int | None = None
+        cls,
+        filename: str,
+        line: int,
+        col: int,
+        end_line: int | None = None,
+        end_col: int | None = None,
     ) -> FileLineColLoc:
-        obj = object.__new__(cls)
-        setter = object.__setattr__
-        setter(obj, "filename", filename)
-        setter(obj, "line", line)
-        setter(obj, "col", col)
-        setter(obj, "end_line", end_line)
-        setter(obj, "end_col", end_col)
-        return obj
+        if end_line is None and end_col is None:
+            return _tuple_new(cls, (filename, line, col))
+        return _tuple_new(cls, (filename, line, col, end_line, end_col))
+
+    filename = property(itemgetter(0), doc="The file name.")
+    line = property(itemgetter(1), doc="The 1-based line.")
+    col = property(itemgetter(2), doc="The 1-based column.")
+
+    @property
+    def end_line(self) -> int | None:
+        return self[3] if len(self) > 3 else None
+
+    @property
+    def end_col(self) -> int | None:
+        return self[4] if len(self) > 3 else None
 
     def _key(self) -> tuple:
         return (self.filename, self.line, self.col, self.end_line, self.end_col)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is FileLineColLoc and self._key() == other._key()  # type: ignore[union-attr]
+        return type(other) is FileLineColLoc and _tuple_eq(self, other)
 
-    def __hash__(self) -> int:
-        return hash(self._key())
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = tuple.__hash__
+
+
+FileLineColLoc._params = ("filename", "line", "col", "end_line", "end_col")
+_tuple_new = tuple.__new__
+_tuple_eq = tuple.__eq__
 
 
 class NameLoc(Location):
