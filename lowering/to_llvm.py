@@ -33,7 +33,9 @@ from mlc.dialects.llvm_ops_arith import (
     SelectOp,
     SRemOp,
     SubOp,
+    UDivOp,
     UndefOp,
+    URemOp,
 )
 from mlc.dialects.llvm_ops_elements import ExtractValueOp, InsertValueOp
 from mlc.dialects.llvm_types import (
@@ -45,6 +47,7 @@ from mlc.dialects.llvm_types import (
 )
 
 from mlc.diagnostics import Diagnostic, engine
+from mlc.interfaces import NoMemoryEffect
 from mlc.ir import attributes as A
 from mlc.ir.affine import AffineExpr, AffineMap
 from mlc.ir.core import Block, Operation, Region, Value
@@ -214,6 +217,12 @@ class ModuleLowering:
         return name
 
 
+# op class -> whether `FnLowering.v` reuses an equal op of the same block: no memory effects,
+# as cse decides (the divisions declare theirs through an interface: none, and an equal
+# division earlier in the same block has run whenever this one would).
+_PURE: dict[type, bool] = {SDivOp: True, SRemOp: True, UDivOp: True, URemOp: True}
+
+
 class FnLowering:
     """Builds one llvm.func body: the value map and the current insertion block."""
 
@@ -225,6 +234,8 @@ class FnLowering:
         self.block: Block = region.blocks[0]
         self.loc: A.Location | None = None
         self._consts: dict[tuple[Any, ...], Value] = {}
+        self._pure: dict[tuple[Any, ...], Value] = {}
+        self._last_const: Operation | None = None
 
     # -- building ------------------------------------------------------------------------------
 
@@ -250,7 +261,21 @@ class FnLowering:
         t: A.Type,
         attrs: dict[str, A.Attribute] | None = None,
     ) -> Value:
-        return self.op(cls, operands, [t], attrs).results[0]
+        pure = _PURE.get(cls)
+        if pure is None:
+            traits = cls._traits
+            pure = (Pure in traits or NoMemoryEffect in traits) and not cls._is_terminator
+            _PURE[cls] = pure
+        if not pure:
+            return self.op(cls, operands, [t], attrs).results[0]
+        # A pure op equal to one built earlier in this block is that op (what cse would make
+        # of it): index arithmetic repeats per access, and building it twice costs an op
+        # creation here and an erasure in cse.
+        key = (cls, self.block, t, tuple(attrs.items()) if attrs else None, *operands)
+        hit = self._pure.get(key)
+        if hit is None:
+            hit = self._pure[key] = self.op(cls, operands, [t], attrs).results[0]
+        return hit
 
     def const(self, value: int, t: A.Type = I64) -> Value:
         # iN arithmetic wraps: a folded value is kept as its signed reading modulo 2^N, so
@@ -259,19 +284,18 @@ class FnLowering:
             value = 1 if value else 0
         elif type(t) is A.IntegerType:
             value = wrap_signed(value, t.width)  # type: ignore[attr-defined]
-        key = (self.block, "i", value, t)
+        key = ("i", value, t)
         c = self._consts.get(key)
         if c is None:
             if t is A.i1:
                 attr: A.Attribute = A.IntegerAttr(value, A.i1)
             else:
                 attr = A.IntegerAttr(value, t)
-            c = self.v(llvm.ConstantOp, [], t, {"value": attr})
-            self._consts[key] = c
+            c = self._consts[key] = self._entry_constant(t, attr)
         return c
 
     def fconst(self, value: float, t: A.Type) -> Value:
-        key = (self.block, "f", repr(value), t)
+        key = ("f", repr(value), t)
         c = self._consts.get(key)
         if c is None:
             if type(t) is A.VectorType:
@@ -279,9 +303,24 @@ class FnLowering:
                 attr: A.Attribute = A.DenseElementsAttr(vt, value)
             else:
                 attr = A.FloatAttr(value, t)
-            c = self.v(llvm.ConstantOp, [], t, {"value": attr})
-            self._consts[key] = c
+            c = self._consts[key] = self._entry_constant(t, attr)
         return c
+
+    def _entry_constant(self, t: A.Type, attr: A.Attribute) -> Value:
+        """An llvm.mlir.constant at the top of the entry block, after the ones made before
+        (one per value and type in the function, where canonicalize would hoist it anyway)."""
+        c = llvm.ConstantOp.create((), [t], {"value": attr}, location=self.loc)
+        last = self._last_const
+        if last is not None:
+            self.region.blocks[0].insert_after(c, last)
+        else:
+            entry = self.region.blocks[0]
+            if entry.first is None:
+                entry.append(c)
+            else:
+                entry.insert_before(c, entry.first)
+        self._last_const = c
+        return c.results[0]  # type: ignore[no-any-return]
 
     def entry_alloca(self, t: A.Type) -> Value:
         """A stack slot of type `t` allocated once, at the top of the entry block (so that a

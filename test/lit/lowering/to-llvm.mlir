@@ -46,11 +46,12 @@ func.func @caller(%a: memref<?x4xf32>, %i: index, %f: f32) -> f32 {
 }
 
 // A loop: header block with the induction variable and the iter_args, cond_br to the body or
-// to the exit block, whose argument is the loop's result.
+// to the exit block, whose argument is the loop's result. The constants the lowering makes
+// (bounds, step) are made once per function, at the top of the entry block.
 // CHECK-LABEL: llvm.func @loop(
-// CHECK:         %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
-// CHECK:         %[[LB:.*]] = llvm.mlir.constant(0 : i64) : i64
-// CHECK:         %[[UB:.*]] = llvm.mlir.constant(8 : i64) : i64
+// CHECK-DAG:     %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// CHECK-DAG:     %[[LB:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-DAG:     %[[UB:.*]] = llvm.mlir.constant(8 : i64) : i64
 // CHECK:         llvm.br ^bb1(%[[LB]], %[[ZERO]] : i64, f32)
 // CHECK:       ^bb1(%[[IV:.*]]: i64, %[[ACC:.*]]: f32):
 // CHECK:         %[[C:.*]] = llvm.icmp "slt" %[[IV]], %[[UB]] : i64
@@ -101,8 +102,8 @@ func.func @strided_layout(%a: memref<4xf32, strided<[10], offset: 3>>, %i: index
 // the allocated pointer. memref.global becomes an llvm.mlir.global of nested arrays.
 // CHECK:       llvm.mlir.global private constant @cst(dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>) {addr_space = 0 : i32} : !llvm.array<2 x f32>
 // CHECK-LABEL: llvm.func @alloc_global(%arg0: i64) -> f32
-// CHECK:         %[[N:.*]] = llvm.mul %arg0, %{{.*}} : i64
 // CHECK:         %[[PAD:.*]] = llvm.mlir.constant(63 : i64) : i64
+// CHECK:         %[[N:.*]] = llvm.mul %arg0, %{{.*}} : i64
 // CHECK:         %[[T:.*]] = llvm.add %[[N]], %[[PAD]] : i64
 // CHECK:         %[[A:.*]] = llvm.call @malloc(%[[T]]) : (i64) -> !llvm.ptr
 // CHECK:         %[[AI:.*]] = llvm.ptrtoint %[[A]] : !llvm.ptr to i64
