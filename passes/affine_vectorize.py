@@ -946,7 +946,9 @@ def _prefetch_next_row(row: Operation, ctx: PassContext, default: bool) -> bool:
     row_iv = body.arguments[0]
     passes: dict[Value, list[tuple[Operation, list[Operation]]]] = {}
     for o in body:
-        if type(o) is ForOp and o.body_block.arguments:
+        # A pass starts at the row's first column: the remainder loops that the vectorizer
+        # made of a pass (starting where its main loop stopped) are not passes of their own.
+        if type(o) is ForOp and o.body_block.arguments and o.constant_lower_bound() == 0:
             for buf, loads in _row_reads(o, row_iv).items():
                 passes.setdefault(buf, []).append((o, loads))
     candidates = [(buf, ps) for buf, ps in passes.items() if len(ps) >= 2]

@@ -93,3 +93,24 @@ func.func @in_place(%x: memref<?x1024xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// A dynamic row length: the vectorizer splits the one pass into a main loop, a vector
+// remainder loop and a scalar epilogue, which all read the row; they are one pass (only the
+// main loop starts at the row's first column): no prefetch.
+// CHECK-LABEL: func.func @one_dynamic_pass(
+// CHECK-NOT:     affine.prefetch
+// CHECK:         return
+func.func @one_dynamic_pass(%x: memref<?x?xf32>, %s: memref<?xf32>, %n: index, %m: index) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to %n {
+    %t = affine.for %k = 0 to %m iter_args(%acc = %zero) -> (f32) {
+      %v = affine.load %x[%i, %k] : memref<?x?xf32>
+      %r = arith.addf %v, %acc : f32
+      affine.yield %r : f32
+    }
+    affine.store %t, %s[%i] : memref<?xf32>
+  }
+  return
+}
