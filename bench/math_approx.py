@@ -14,6 +14,7 @@ import math
 import os
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -111,38 +112,53 @@ REFERENCE = {
 }  # fmt: skip
 
 
-def bench_accuracy(step: int) -> None:
+def _sweep_jit(ldexp: str) -> Any:
     from mlc.lowering.to_llvm import lower_module
     from mlc.lowering.translate import translate_module
 
     from mlc.runtime import ArgSpec, Signature, compile_llvm_ir
 
-    print(f"== max error in f32 ulps vs float64, every {step}th f32 bit pattern ==")
     module = mlc.parse("\n".join(SWEEP.format(fn=fn) for fn in REFERENCE))
-    mlc.run_pipeline(module, "builtin.module(math-polynomial-approximation)")
+    mlc.run_pipeline(module, f"builtin.module(math-polynomial-approximation{{ldexp={ldexp}}})")
     assert lower_module(module)
     sig = Signature([ArgSpec("a", "f32", ("n",))], [ArgSpec("b", "f32", ("n",))])
-    jit = compile_llvm_ir(translate_module(module), {f"k_{fn}": sig for fn in REFERENCE})
+    return compile_llvm_ir(translate_module(module), {f"k_{fn}": sig for fn in REFERENCE})
+
+
+def bench_accuracy(step: int) -> None:
+    """Max ulp error of both ways of scaling by 2^k (exponent-field arithmetic, ldexp=false;
+    llvm.intr.ldexp, ldexp=true), and whether they give the same bits (both round once)."""
+    print(f"== max error in f32 ulps vs float64, every {step}th f32 bit pattern ==")
+    jits = {form: _sweep_jit(form) for form in ("false", "true")}
     bits = np.arange(0, 1 << 32, step, dtype=np.uint64).astype(np.uint32)
     x = bits.view(np.float32)
     x = x[np.isfinite(x)]
+    print(f"{'fn':6} {'ldexp=false':>20} {'ldexp=true':>12}  same bits")
     for fn, ref_fn in REFERENCE.items():
-        worst, at = 0.0, 0.0
+        worst = {form: (0.0, 0.0) for form in jits}
+        same_bits = True
         for chunk in np.array_split(x, 16):
-            got = np.asarray(jit[f"k_{fn}"](chunk)).astype(np.float64)
+            outs = {}
             with np.errstate(all="ignore"):
                 ref = ref_fn(chunk.astype(np.float64))
                 ref32 = ref.astype(np.float32)
                 _, e = np.frexp(np.abs(ref))
                 ulp = np.ldexp(1.0, np.maximum(e - 24, -149))
-                err = np.abs(got - ref) / ulp
-            special = ~np.isfinite(ref32) | ~np.isfinite(got)
-            same = (np.isnan(got) & np.isnan(ref)) | (got == ref32)
-            err = np.where(special, np.where(same, 0.0, np.inf), err)
-            i = int(np.argmax(err))
-            if err[i] > worst:
-                worst, at = float(err[i]), float(chunk[i])
-        print(f"{fn:6} {worst:6.3f} ulp  (at x = {at:.9g})")
+            for form, jit in jits.items():
+                out32 = np.asarray(jit[f"k_{fn}"](chunk))
+                outs[form] = out32.view(np.uint32)
+                got = out32.astype(np.float64)
+                with np.errstate(all="ignore"):
+                    err = np.abs(got - ref) / ulp
+                special = ~np.isfinite(ref32) | ~np.isfinite(got)
+                same = (np.isnan(got) & np.isnan(ref)) | (got == ref32)
+                err = np.where(special, np.where(same, 0.0, np.inf), err)
+                i = int(np.argmax(err))
+                if err[i] > worst[form][0]:
+                    worst[form] = (float(err[i]), float(chunk[i]))
+            same_bits = same_bits and bool(np.array_equal(outs["false"], outs["true"]))
+        (w0, at0), (w1, _) = worst["false"], worst["true"]
+        print(f"{fn:6} {w0:6.3f} ulp (x={at0:.6g}) {w1:8.3f} ulp  {'yes' if same_bits else 'no'}")
     print()
 
 
