@@ -4,8 +4,8 @@ manipulation), which LLVM vectorizes, instead of libm calls it cannot vectorize.
 
 Coefficients are minimax fits (Lawson's iteratively reweighted least squares on Chebyshev
 points, in float64, for the relative error of the result) rounded to f32. The measured error
-of each function against float64 over its whole domain is in docs/lowering.md and checked by
-test/python/test_math_approx.py.
+of each function against float64 over its whole domain is in docs/math-approximation.md and
+checked by test/python/test_math_approx.py.
 """
 
 from __future__ import annotations
@@ -470,6 +470,9 @@ class MathPolynomialApproximationPass(Pass):
     (NaN in -> NaN, overflow to inf, subnormal results, exact signed zeros where the function
     has them). f64 and tensor-typed ops are left alone. The `ops` option selects the
     functions; the per-op knob `approximate` can keep an op as is (a libm call or intrinsic).
+    The per-op knob `ldexp` (exp, exp2, erf; default from the `ldexp` option: on when the
+    host has AVX-512F) applies the final 2^k with `llvm.intr.ldexp` (one vscalefps) instead
+    of exponent-field arithmetic; both round once and give the same bits.
     """
 
     name = "math-polynomial-approximation"
