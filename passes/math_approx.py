@@ -248,13 +248,6 @@ def approx_exp(e: _Emitter, x: Value) -> Value:
     return e.mul(e.mul(p, s1), s2)
 
 
-def _exp_parts(e: _Emitter, x: Value) -> tuple[Value, Value]:
-    """(p, k) with e^x = p * 2^k, p in [sqrt(1/2), sqrt(2)], for |x| <= 88.8."""
-    r, k = _exp_reduce(e, x)
-    p = e.fma(e.poly(r, EXP_P), r, e.f(1.0))
-    return e.fma(p, r, e.f(1.0)), k
-
-
 def approx_exp2(e: _Emitter, x: Value) -> Value:
     xc = e.clamp(x, -152.0, 129.0)
     kf, k = _round_to_int(e, xc)
@@ -377,11 +370,27 @@ def approx_tanh(e: _Emitter, x: Value) -> Value:
     # 1 - 2 / (e^(2a) + 1), with e^(2a) for 2a in [0, 20] only: tanh rounds to 1 from
     # a = 9.01, so no overflow or subnormal handling (2^k with k <= 29 is one scaling).
     two_a = e.add(a, a)
-    p, k = _exp_parts(e, e.select(e.cmpf("ogt", two_a, e.f(20.0)), e.f(20.0), two_a))
-    t = e.mul(p, e.pow2(k))
+    t = _exp_upto_20(e, e.select(e.cmpf("ogt", two_a, e.f(20.0)), e.f(20.0), two_a))
     far = e.sub(e.f(1.0), e.div(e.f(2.0), e.add(t, e.f(1.0))))
     res = e.select(e.cmpf("olt", a, e.f(TANH_SMALL)), near0, far)
-    return _nan_guard(e, x, e.copysign(res, x))
+    # A NaN x is NaN through both branches and keeps being one through the sign copy.
+    return e.copysign(res, x)
+
+
+def _exp_upto_20(e: _Emitter, y: Value) -> Value:
+    """e^y for y in [0, 20] or NaN: exp's reduction (k from the bits of the fused shift, no
+    float -> int conversion, so a NaN stays NaN without a select) and 2^k, k <= 29, as one
+    normal power of two from the exponent field ((t << 23) is k << 23: the shifter's own
+    bits vanish in the shift) or by `llvm.intr.ldexp`."""
+    t = e.bits(e.fma(y, e.f(LOG2E), e.f(SHIFTER)))
+    k = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS))
+    kf = e.sitofp(k)
+    r = e.fma(kf, e.f(-LN2_LO), e.fma(kf, e.f(-LN2_HI), y))
+    p = e.fma(e.fma(e.poly(r, EXP_P), r, e.f(1.0)), r, e.f(1.0))
+    if e.ldexp:
+        return e.ldexp_op(p, k)
+    scale = e.iop(arith.AddIOp, e.iop(arith.ShLIOp, t, e.i(23)), e.i(127 << 23))
+    return e.mul(p, e.float_of(scale))
 
 
 def approx_erf(e: _Emitter, x: Value) -> Value:
@@ -424,7 +433,7 @@ def _f32_type(t: A.Type) -> A.Type | None:
 
 
 # The functions whose result is scaled by an arbitrary 2^k (knob `ldexp`).
-SCALED = frozenset(("exp", "exp2", "erf"))
+SCALED = frozenset(("exp", "exp2", "erf", "tanh"))
 
 
 @lru_cache(maxsize=1)
@@ -441,7 +450,7 @@ def host_has_avx512() -> bool:
 
 def approximate(op: Operation, ldexp: bool = False) -> bool:
     """Replace `op` (math.<fn> on f32/f16/bf16 scalars or vectors) by its approximation;
-    `ldexp`: scale by 2^k with `llvm.intr.ldexp` (exp, exp2, erf)."""
+    `ldexp`: scale by 2^k with `llvm.intr.ldexp` (exp, exp2, erf, tanh)."""
     fn = APPROXIMATIONS.get(op.name[5:]) if op.name.startswith("math.") else None
     t = op.results[0].type
     ft = _f32_type(t)
@@ -470,7 +479,7 @@ class MathPolynomialApproximationPass(Pass):
     (NaN in -> NaN, overflow to inf, subnormal results, exact signed zeros where the function
     has them). f64 and tensor-typed ops are left alone. The `ops` option selects the
     functions; the per-op knob `approximate` can keep an op as is (a libm call or intrinsic).
-    The per-op knob `ldexp` (exp, exp2, erf; default from the `ldexp` option: on when the
+    The per-op knob `ldexp` (exp, exp2, erf, tanh; default from the `ldexp` option: on when the
     host has AVX-512F) applies the final 2^k with `llvm.intr.ldexp` (one vscalefps) instead
     of exponent-field arithmetic; both round once and give the same bits.
     """
@@ -488,7 +497,7 @@ class MathPolynomialApproximationPass(Pass):
     )
     knobs = (
         KnobDecl("approximate", "bool", "Replace this math op by its polynomial approximation"),
-        KnobDecl("ldexp", "bool", "Scale by 2^k with llvm.intr.ldexp (exp, exp2, erf)"),
+        KnobDecl("ldexp", "bool", "Scale by 2^k with llvm.intr.ldexp (exp, exp2, erf, tanh)"),
     )
     num_approximated = Statistic("num-approximated", "Number of math ops approximated")
 

@@ -318,17 +318,17 @@ def test_knob_keeps_an_op() -> None:
 
 def test_ldexp_and_exponent_field_scaling_give_the_same_bits() -> None:
     """Both scalings round p * 2^k once (llvm.intr.ldexp directly; the exponent-field form
-    through an exact first product), so exp, exp2 and erf agree bit for bit, subnormal
+    through an exact first product), so exp, exp2, erf and tanh agree bit for bit, subnormal
     results and overflow included."""
     text = "\n".join(
         FUNC.format(name=fn + "_vec", w=8, body=VECTOR_BODY.format(w=8, fn=fn))
-        for fn in ("exp", "exp2", "erf")
+        for fn in ("exp", "exp2", "erf", "tanh")
     )
     mods = [
         _compile(text, f"builtin.module(math-polynomial-approximation{{ldexp={form}}})")[0]
         for form in ("false", "true")
     ]
-    for fn in ("exp", "exp2", "erf"):
+    for fn in ("exp", "exp2", "erf", "tanh"):
         x = _sweep(*DOMAINS[fn], n=100_000)
         a, b = (_run(m, fn + "_vec", x).view(np.uint32) for m in mods)
         assert np.array_equal(a, b), fn
