@@ -234,7 +234,11 @@ class FnLowering:
         self.block: Block = region.blocks[0]
         self.loc: A.Location | None = None
         self._consts: dict[tuple[Any, ...], Value] = {}
-        self._pure: dict[tuple[Any, ...], Value] = {}
+        # Effect-free ops built so far, by structure, with their block; and each block's
+        # dominators (itself included). Blocks are made by `new_block` in the block that
+        # dominates them (the lowering is structured), so that is their immediate dominator.
+        self._pure: dict[tuple[Any, ...], tuple[Value, Block]] = {}
+        self._doms: dict[Block, frozenset[Block]] = {self.block: frozenset((self.block,))}
         self._last_const: Operation | None = None
 
     # -- building ------------------------------------------------------------------------------
@@ -268,14 +272,17 @@ class FnLowering:
             _PURE[cls] = pure
         if not pure:
             return self.op(cls, operands, [t], attrs).results[0]
-        # A pure op equal to one built earlier in this block is that op (what cse would make
-        # of it): index arithmetic repeats per access, and building it twice costs an op
-        # creation here and an erasure in cse.
-        key = (cls, self.block, t, tuple(attrs.items()) if attrs else None, *operands)
+        # An effect-free op equal to one built earlier in a block that dominates this one is
+        # that op (what cse would make of it): index arithmetic repeats per access and per
+        # loop level, and building it again costs an op creation here and an erasure in cse.
+        key = (cls, t, tuple(attrs.items()) if attrs else None, *operands)
+        block = self.block
         hit = self._pure.get(key)
-        if hit is None:
-            hit = self._pure[key] = self.op(cls, operands, [t], attrs).results[0]
-        return hit
+        if hit is not None and (hit[1] is block or hit[1] in self._doms[block]):
+            return hit[0]
+        value = self.op(cls, operands, [t], attrs).results[0]
+        self._pure[key] = (value, block)
+        return value
 
     def const(self, value: int, t: A.Type = I64) -> Value:
         # iN arithmetic wraps: a folded value is kept as its signed reading modulo 2^N, so
@@ -340,7 +347,11 @@ class FnLowering:
         return slot.results[0]
 
     def new_block(self, arg_types: Sequence[A.Type] = ()) -> Block:
-        return Block(list(arg_types))
+        """A block that the current one dominates (it is made where control reaches it from),
+        to be added with `enter`."""
+        block = Block(list(arg_types))
+        self._doms[block] = self._doms[self.block] | {block}
+        return block
 
     def enter(self, block: Block) -> None:
         """Append `block` to the function and continue building there."""

@@ -57,10 +57,11 @@ def emit_loop(
     """`for (iv = lb; iv < ub; iv += step)` carrying `inits`; `body(iv, iters)` builds the body
     at the current block and returns the next iteration's values. Returns the final values."""
     header = fn.new_block([I64, *[v.type for v in inits]])
-    body_block = fn.new_block()
-    exit_block = fn.new_block([v.type for v in inits])
     fn.br(header, [lb, *inits])
     fn.enter(header)
+    # Made in the header, which dominates them both.
+    body_block = fn.new_block()
+    exit_block = fn.new_block([v.type for v in inits])
     iv, iters = header.arguments[0], list(header.arguments[1:])
     cond = fn.icmp("slt", iv, ub)
     fn.cond_br(cond, body_block, exit_block, (), iters)
