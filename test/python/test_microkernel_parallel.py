@@ -144,3 +144,37 @@ def test_small_m_variant_split_by_cost_at_one_row(k: int, n: int, split: bool) -
     chosen = _defaults(text, 2)
     assert chosen["small-m"] > 0 and chosen["small-parallel"] is split
     assert _defaults(text, 1)["small-parallel"] is False
+
+
+def test_axpy_k_blocks_when_the_weights_do_not_stay_in_l2() -> None:
+    from mlc.lowering.microkernel import cache_sizes
+
+    # One 784 x 512 weight (1.6 MB) stays in a 2 MiB L2 between calls: no k blocks. Two
+    # layers' weights together exceed L2 (as in examples/mlp.mlir): blocks that read whole
+    # rows of the streamed operand.
+    one = _defaults(_matmul(1, 784, 512), 1)
+    w = 784 * 512 * 4
+    assert one["kernel"] == "axpy-n"
+    assert one["kblock"] == (0 if w <= cache_sizes().l2 else 16)
+    x, w1, w2 = "tensor<1x784xf32>", "tensor<784x1024xf32>", "tensor<1024x512xf32>"
+    h, y = "tensor<1x1024xf32>", "tensor<1x512xf32>"
+    two = (
+        f"func.func @main(%x: {x}, %w1: {w1}, %w2: {w2}) -> {y} {{\n"
+        f"  %0 = graph.matmul %x, %w1 : ({x}, {w1}) -> {h}\n"
+        f"  %1 = graph.matmul %0, %w2 : ({h}, {w2}) -> {y}\n"
+        f"  return %1 : {y}\n}}\n"
+    )
+    ctx = KnobContext()
+    module = mlc.parse(two)
+    mlc.run_pipeline(
+        module,
+        "builtin.module(graph-shape-inference,convert-graph-to-tensor,bufferize,"
+        "func.func(contraction-microkernel{vector-width=16 threads=1}))",
+        ctx,
+    )
+    blocks = [r.value for r in ctx.space() if r.name == "kblock"]
+    assert blocks == [16, 16]
+    rng = np.random.default_rng(3)
+    args = [rng.standard_normal(s).astype(np.float32) for s in ((1, 784), (784, 1024), (1024, 512))]
+    got = mlc.compile(two, threads=1, opt_level=1).main(*args)
+    np.testing.assert_allclose(got, args[0] @ args[1] @ args[2], rtol=1e-4, atol=1e-3)
