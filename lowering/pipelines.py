@@ -11,8 +11,11 @@ class LowerToCPUPipeline(PassPipeline):
     graph level: shape refinement, canonicalize, matmul-chain reordering, fusion, cse; then
     each conversion of DESIGN.md section 1 with canonicalize/cse between levels:
     convert-graph-to-tensor (which fuses each kernel's generics), bufferize,
-    convert-tensor-to-affine, convert-to-llvm, reconcile-unrealized-casts. The result is what
-    `mlc-translate --mlir-to-llvmir` turns into LLVM IR and `mlc.compile` JIT-compiles.
+    convert-tensor-to-affine, convert-to-llvm, reconcile-unrealized-casts, canonicalize. The
+    result is what `mlc-translate --mlir-to-llvmir` turns into LLVM IR and `mlc.compile`
+    JIT-compiles. No cse after convert-to-llvm: the conversion builds each effect-free op once
+    per dominating block (what cse would leave), and what the canonicalize after it folds,
+    LLVM's own CSE sees.
     """
 
     name = "lower-to-cpu"
@@ -26,6 +29,6 @@ class LowerToCPUPipeline(PassPipeline):
             "affine-loop-fusion,"
             "affine-parallelize{threads-only=true},"
             "affine-vectorize,math-polynomial-approximation,canonicalize,cse,"
-            "convert-to-llvm,reconcile-unrealized-casts,canonicalize,cse,"
+            "convert-to-llvm,reconcile-unrealized-casts,canonicalize,"
             "llvm-options"
         )

@@ -715,3 +715,14 @@ def test_equal_pure_ops_and_constants_are_built_once() -> None:
     m = compile_llvm_ir(translate_module(module), {"reuse": s})
     m["reuse"](a, b)
     np.testing.assert_array_equal(a, expected)
+
+
+@pytest.mark.parametrize("example", ["mlp", "attention", "conv", "linreg_cg"])
+def test_lower_to_cpu_leaves_cse_nothing_to_do(example: str) -> None:
+    # lower-to-cpu has no cse after convert-to-llvm: the conversion builds each effect-free op
+    # once per dominating block, so a cse there would change nothing.
+    module = mlc.parse((EXAMPLES / f"{example}.mlir").read_text())
+    mlc.run_pipeline(module, "builtin.module(lower-to-cpu)")
+    before = print_op(module)
+    mlc.run_pipeline(module, "builtin.module(cse)")
+    assert print_op(module) == before
