@@ -140,8 +140,8 @@ class Tool:
     parse: Callable[[str], Any]
     verify: Callable[[Any], None]
     print: Callable[[Any, bool], str]
-    repeats: int
     note: str = ""
+    once: bool = False  # timed in the first round only, on one module (slow peers)
 
 
 def mlc_tool() -> Tool:
@@ -153,7 +153,7 @@ def mlc_tool() -> Tool:
     def print_(m: Any, generic: bool) -> str:
         return m.print(generic=True) if generic else str(m)
 
-    return Tool("mlc", mlc.parse, verify, print_, repeats=3)
+    return Tool("mlc", mlc.parse, verify, print_)
 
 
 def xdsl_tool() -> Tool | str:
@@ -184,7 +184,7 @@ def xdsl_tool() -> Tool | str:
         Printer(stream=buf, print_generic_format=generic).print_op(m)
         return buf.getvalue()
 
-    return Tool("xDSL", parse, verify, print_, repeats=1)
+    return Tool("xDSL", parse, verify, print_, once=True)
 
 
 def mlir_tool() -> Tool | str:
@@ -205,7 +205,7 @@ def mlir_tool() -> Tool | str:
     def print_(m: Any, generic: bool) -> str:
         return m.operation.get_asm(print_generic_op_form=generic, assume_verified=True)
 
-    return Tool("MLIR", parse, verify, print_, repeats=3, note="MLIR's parse also verifies")
+    return Tool("MLIR", parse, verify, print_, note="MLIR's parse also verifies")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -215,30 +215,6 @@ def mlir_tool() -> Tool | str:
 # CPU time of this process by default: on a loaded machine wall time measures the neighbours.
 # MLIR runs single-threaded (see mlir_tool), so its CPU time is comparable.
 CLOCK: Callable[[], float] = time.process_time
-MIN_TOTAL_S = 1.0
-MAX_REPEATS = 15
-
-
-def best_time(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
-    """Best time of `repeats` calls (GC left on, as users run it) and the last result.
-
-    With `repeats` > 1, short measurements repeat until they add up to MIN_TOTAL_S (at most
-    MAX_REPEATS calls): the best of many short runs is the stable figure on a busy machine.
-    """
-    best = float("inf")
-    total = 0.0
-    result = None
-    n = 0
-    while n < repeats or (repeats > 1 and total < MIN_TOTAL_S and n < MAX_REPEATS):
-        result = None
-        gc.collect()
-        t0 = CLOCK()
-        result = fn()
-        dt = CLOCK() - t0
-        best = min(best, dt)
-        total += dt
-        n += 1
-    return best, result
 
 
 @dataclass
@@ -249,17 +225,52 @@ class Timings:
     error: str = ""
 
 
-def measure(tool: Tool, text: str, generic: bool) -> Timings:
-    t = Timings()
+def _timed_each(fn: Callable[[Any], Any], items: list[Any]) -> float:
+    """Mean CPU time of `fn` on each item in turn, the cyclic GC's work collected before each
+    (untimed): parsing leaves its allocations to the collector when it re-enables it, and a
+    next parse in the same timed region would pay for the previous one's."""
+    total = 0.0
+    for item in items:
+        gc.collect()
+        t0 = CLOCK()
+        fn(item)
+        total += CLOCK() - t0
+    return total / len(items)
+
+
+def _parse_copies(tool: Tool, text: str, copies: int) -> tuple[float, list[Any]]:
+    """Mean CPU time of `copies` parses of `text` one after the other, and the modules."""
+    modules: list[Any] = []
+    keep = modules.append
+    return _timed_each(lambda s: keep(tool.parse(s)), [text] * copies), modules
+
+
+def measure(tool: Tool, text: str, generic: bool, copies: int = 1) -> Timings:
+    """One round: parse `copies` modules back to back, then verify each, then print each; the
+    times are the means per module.
+
+    `copies` gives every size the same work per sample (10 modules of 10k ops for one of
+    100k): many short runs on one warm module measure a 10k module in the caches, while a
+    100k one never fits, which inflated the 100k/10k ratio.
+    """
     try:
-        t.parse, module = best_time(lambda: tool.parse(text), tool.repeats)
-        t.verify, _ = best_time(lambda: tool.verify(module), tool.repeats)
-        t.print, _ = best_time(lambda: tool.print(module, generic), tool.repeats)
+        parse_time, modules = _parse_copies(tool, text, copies)
+        verify_time = _timed_each(tool.verify, modules)
+        print_time = _timed_each(lambda m: tool.print(m, generic), modules)
+        t = Timings(parse_time, verify_time, print_time)
     except Exception as e:  # a peer that cannot handle the input is reported, not fatal
-        t.error = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:120]
-    module = None
+        t = Timings(error=f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:120])
+    modules = []
     gc.collect()
     return t
+
+
+def _best(a: Timings | None, b: Timings) -> Timings:
+    if a is None or a.error:
+        return b
+    if b.error:
+        return a
+    return Timings(min(a.parse, b.parse), min(a.verify, b.verify), min(a.print, b.print))
 
 
 def count_ops(module: Any) -> int:
@@ -388,7 +399,13 @@ class Results:
     notes: list[str] = field(default_factory=list)
 
 
-def run(sizes: list[int], use_xdsl: bool, use_mlir: bool, log: Callable[[str], None]) -> Results:
+def run(
+    sizes: list[int],
+    use_xdsl: bool,
+    use_mlir: bool,
+    log: Callable[[str], None],
+    repeats: int = 3,
+) -> Results:
     res = Results(sizes)
     tools = [mlc_tool()]
     for enabled, make, label in ((use_xdsl, xdsl_tool, "xDSL"), (use_mlir, mlir_tool, "MLIR")):
@@ -404,23 +421,38 @@ def run(sizes: list[int], use_xdsl: bool, use_mlir: bool, log: Callable[[str], N
                 res.notes.append(f"{label}: {t.note}")
     import mlc
 
+    texts: dict[tuple[str, int], str] = {}
     for size in sizes:
-        for case, (gen, generic) in CASES.items():
-            text = gen(size)
+        for case, (gen, _) in CASES.items():
+            text = texts[(case, size)] = gen(size)
             module = mlc.parse(text)
-            n = res.n_ops[(case, size)] = count_ops(module)
+            res.n_ops[(case, size)] = count_ops(module)
             del module
-            for tool in tools:
-                log(f"  {tool.name:5s} {case:14s} {size:>7d} ...")
-                t = res.times[(tool.name, case, size)] = measure(tool, text, generic)
-                if t.error:
-                    res.notes.append(f"{tool.name} on {case}/{size}: {t.error}")
-            # Memory on the chain: every size for mlc, the smallest for xDSL (tracemalloc is slow).
-            if case == "chain":
+    # Rounds interleave sizes and cases, so that a change of load on a shared machine hits
+    # them alike; the best round of each is kept. xDSL runs in the first round only.
+    for round_ in range(repeats):
+        for size in sizes:
+            for case, (_, generic) in CASES.items():
                 for tool in tools:
-                    if tool.name == "mlc" or (tool.name == "xDSL" and size == sizes[0]):
-                        log(f"  {tool.name:5s} memory {size:>7d} ...")
-                        res.memory[(tool.name, case, size)] = bytes_per_op(tool, text, n)
+                    if tool.once and round_ > 0:
+                        continue
+                    log(f"  round {round_ + 1}: {tool.name:5s} {case:14s} {size:>7d} ...")
+                    # Equal work per sample at every size for the tools timed more than once.
+                    copies = 1 if tool.once else max(1, sizes[-1] // size)
+                    key = (tool.name, case, size)
+                    t = measure(tool, texts[(case, size)], generic, copies)
+                    if t.error and round_ == 0:
+                        res.notes.append(f"{tool.name} on {case}/{size}: {t.error}")
+                    res.times[key] = _best(res.times.get(key), t)
+    # Memory on the chain: every size for mlc, the smallest for xDSL (tracemalloc is slow).
+    for size in sizes:
+        for tool in tools:
+            if tool.name == "mlc" or (tool.name == "xDSL" and size == sizes[0]):
+                log(f"  {tool.name:5s} memory {size:>7d} ...")
+                n = res.n_ops[("chain", size)]
+                res.memory[(tool.name, "chain", size)] = bytes_per_op(
+                    tool, texts[("chain", size)], n
+                )
     return res
 
 
@@ -519,6 +551,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--sizes", default="10000,100000", help="comma-separated op counts")
     ap.add_argument("--quick", action="store_true", help="10k ops only (smoke test)")
+    ap.add_argument(
+        "--repeats", type=int, default=3, help="rounds for mlc and MLIR; the best is kept"
+    )
     ap.add_argument("--no-xdsl", action="store_true", help="skip xDSL")
     ap.add_argument("--no-mlir", action="store_true", help="skip MLIR (iree.compiler.ir)")
     ap.add_argument("--no-startup", action="store_true", help="skip the mlc-opt --version timing")
@@ -540,10 +575,11 @@ def main(argv: list[str] | None = None) -> int:
 
     print(
         f"mlc IR throughput: python {sys.version.split()[0]}, sizes {sizes}, {args.clock} time, "
-        f"mlc and MLIR best of >= 3 runs (>= 1 s in all), xDSL once",
+        f"mlc and MLIR best of {args.repeats} rounds (equal work per sample: "
+        f"{sizes[-1]} ops' worth of modules back to back), xDSL once",
         flush=True,
     )
-    res = run(sizes, not args.no_xdsl, not args.no_mlir, log)
+    res = run(sizes, not args.no_xdsl, not args.no_mlir, log, max(1, args.repeats))
     calls = calls_per_op(CASES["chain"][0](sizes[0]), res.n_ops[("chain", sizes[0])])
     startup = None
     if not args.no_startup:
