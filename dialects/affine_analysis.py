@@ -201,6 +201,11 @@ def _used_positions(exprs: Sequence[AffineExpr], nd: int, ns: int) -> tuple[list
     return dims, syms
 
 
+# The dims and symbols each map uses (maps are uniqued and immutable): canonicalization asks
+# again for every op it revisits.
+_USED: dict[AffineMap, tuple[list[bool], list[bool]]] = {}
+
+
 def canonicalize_map_and_operands(
     amap: AffineMap, operands: Sequence[Value]
 ) -> tuple[AffineMap, list[Value]]:
@@ -211,7 +216,10 @@ def canonicalize_map_and_operands(
         return amap, ops
     amap, ops = _promote_symbols(amap, ops)
     nd, ns = amap.num_dims, amap.num_symbols
-    used_dims, used_syms = _used_positions(amap.results, nd, ns)
+    used = _USED.get(amap)
+    if used is None:
+        used = _USED[amap] = _used_positions(amap.results, nd, ns)
+    used_dims, used_syms = used
     result: list[Value] = []
     dim_repl: list[AffineExpr] = []
     seen: dict[Value, AffineExpr] = {}
