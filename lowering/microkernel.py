@@ -575,10 +575,10 @@ class ContractionMicrokernelPass(Pass):
                 # Split along p (each thread streams its part of the big operand), or the
                 # first batch dim; the same PAR_GAIN rule as the nest's.
                 est = estimates[kernel][0]
-                costs = {
-                    "none": est,
-                    "jc" if p == "n" else "ic": _parallel_cost(est, est / threads, b),
-                }
+                extent = n if p == "n" else m
+                tiles = _ceil(extent, vecs * vl if kind == "axpy" else rows)
+                share = est / min(threads, tiles)
+                costs = {"none": est, "jc" if p == "n" else "ic": _parallel_cost(est, share, b)}
                 if c.batch and b >= threads:
                     costs["batch"] = _parallel_cost(est, _ceil(b, threads) * est / b, 1)
                 par0 = min(costs, key=lambda x: costs[x])
