@@ -892,11 +892,16 @@ class Parser(AttrParser):
         toks = self.toks
         append = block.append
         parse_op = self._parse_op
+        custom_line = self._parse_custom_line
         while True:
             tok = toks[self.i]
-            if tok == "}" or tok[:1] == "^" or tok == EOF:
+            c = tok[:1]
+            if c == "\n" and '"' not in tok:  # `_parse_op`'s first case, without its call
+                append(custom_line(tok))
+            elif tok == "}" or c == "^" or tok == EOF:
                 return
-            append(parse_op())
+            else:
+                append(parse_op())
 
     def _add_block_argument(self, block: Block, arg: Argument, what: str) -> BlockArgument:
         if arg.type is None:
