@@ -278,7 +278,8 @@ class Parser(AttrParser):
             line = bisect_right(lines, name_pos)
         self._line_hint = line
         col = name_pos - lines[line - 1] + 1 if self._ascii else self.byte_column(line, name_pos)
-        return _FileLineColLoc(self.filename, line + self.line_offset, col)
+        # `FileLineColLoc(file, line, col)` without its `__new__` call (a tuple underneath).
+        return _tuple_new(_FileLineColLoc, (self.filename, line + self.line_offset, col))
 
     def _parse_op(self) -> Operation:
         toks = self.toks
