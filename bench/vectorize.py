@@ -4,6 +4,7 @@ off vs NumPy, and each kernel's bandwidth as a share of the triad's (all in one 
     python bench/vectorize.py                 # 10M elements, 4096x1024 rows, best of 7
     python bench/vectorize.py --quick         # 1M elements, 512x1024 rows, best of 3
     python bench/vectorize.py --rows 16384    # 64 MiB row kernels (4096 rows: 16 MiB, L3-sized)
+    python bench/vectorize.py --knob-ab       # CPU time of the ldexp/prefetch knobs, one thread
 
 Bandwidth = bytes the kernel must move (each input read once, each output written once) /
 time: softmax and layernorm move two streams (read x, write y), 8 bytes per element. The bound
@@ -139,13 +140,63 @@ def _scalar_config(text: str) -> dict[str, int]:
     }
 
 
+def knob_ab(repeat: int) -> None:
+    """CPU time per element of softmax and layernorm rows on one thread, in cache (256 rows)
+    and from DRAM (16,384 rows), with the `ldexp` (math-polynomial-approximation) and
+    `prefetch` (affine-vectorize) knobs off and on, and the triad: interleaved best-of in one
+    process, `time.thread_time` (what a thread spends, less sensitive to other processes than
+    wall time)."""
+
+    def config(text: str, ldexp: bool, prefetch: bool) -> dict[str, bool]:
+        space = mlc.run_pipeline(mlc.parse(text), "lower-to-cpu").space()
+        values = {"ldexp": ldexp, "prefetch": prefetch}
+        return {r.key: values[r.name] for r in space if r.name in values}
+
+    runs: dict[str, tuple[Callable[[], Any], int, int]] = {}  # fn, bytes/element, elements
+    for rows in (256, 16384):
+        x = np.random.default_rng(0).standard_normal((rows, 1024)).astype(np.float32)
+        y = np.empty_like(x)
+        b = x.reshape(-1)
+        c, o = b[::-1].copy(), np.empty_like(b)
+        triad = mlc.compile(TRIAD, threads=1)
+        run_triad = lambda t=triad, b=b, c=c, o=o: t.main(b, c, out=o)  # noqa: E731
+        runs[f"triad, {b.size} elements"] = (run_triad, 12, b.size)
+        for name, text in (("softmax", SOFTMAX), ("layernorm", LAYERNORM)):
+            for ldexp in (False, True):
+                for prefetch in (False, True):
+                    f = mlc.compile(text, knobs=config(text, ldexp, prefetch), threads=1)
+                    key = f"{name}, {rows} rows, ldexp={int(ldexp)} prefetch={int(prefetch)}"
+                    runs[key] = (lambda f=f, x=x, y=y: f.main(x, out=y), 8, x.size)
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(repeat):
+        for key, (fn, _, _) in runs.items():
+            fn()
+            t0 = time.thread_time()
+            fn()
+            best[key] = min(best[key], time.thread_time() - t0)
+    print(f"one thread, CPU time, best of {repeat} (load {os.getloadavg()[0]:.1f})")
+    for key, (_, per, n) in runs.items():
+        print(
+            f"{key:44} {best[key] * 1e3:8.2f} ms {best[key] / n * 1e9:7.3f} ns/element "
+            f"{per * n / best[key] / 1e9:6.1f} GB/s per CPU second"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="small sizes, best of 3")
     p.add_argument("--repeat", type=int, default=None, help="runs per measurement (best of)")
     p.add_argument("--threads", type=int, default=None, help="mlc worker threads")
     p.add_argument("--rows", type=int, default=None, help="rows of the 1024-column kernels")
+    p.add_argument(
+        "--knob-ab",
+        action="store_true",
+        help="only the one-thread CPU-time A/B of the ldexp and prefetch knobs on the row kernels",
+    )
     args = p.parse_args(argv)
+    if args.knob_ab:
+        knob_ab(args.repeat or 7)
+        return 0
     n = 1_000_000 if args.quick else 10_000_000
     rows = args.rows or (512 if args.quick else 4096)
     repeat = args.repeat or (3 if args.quick else 7)
