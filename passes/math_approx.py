@@ -491,7 +491,7 @@ class MathPolynomialApproximationPass(Pass):
     ldexp = Option(
         str,
         "host",
-        "Default of the `ldexp` knobs: scale exp/exp2/erf results by 2^k with llvm.intr.ldexp "
+        "Default of the `ldexp` knobs: scale exp/exp2/erf/tanh results by 2^k with llvm.intr.ldexp "
         "('host': when the JIT host has AVX-512F, where it is one vscalefps)",
         choices=("host", "true", "false"),
     )
