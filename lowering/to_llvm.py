@@ -217,9 +217,9 @@ class ModuleLowering:
         return name
 
 
-# op class -> whether `FnLowering.v` reuses an equal op of the same block: no memory effects,
-# as cse decides (the divisions declare theirs through an interface: none, and an equal
-# division earlier in the same block has run whenever this one would).
+# op class -> whether `FnLowering.v` reuses an equal op of a dominating block: no memory
+# effects, as cse decides (the divisions declare theirs through an interface: none; an equal
+# division in a dominating block has run whenever this one would).
 _PURE: dict[type, bool] = {SDivOp: True, SRemOp: True, UDivOp: True, URemOp: True}
 
 
