@@ -325,14 +325,24 @@ def compile(  # noqa: A001 - mlc.compile is the public name
             _LOWERED.move_to_end(key)
     timings: dict[str, float] = {}
     if hit is None:
-        work = mlc.parse(text) if module is None else module.clone()
-        if work.name != "builtin.module":
-            raise CompileError(f"expected a builtin.module, got '{work.name}'")
-        work.verify()
-        timings["parse"] = time.perf_counter() - t0
-        llvm_ir, signatures, stage, jit_options, remarks = _lower(
-            work, pipeline, knobs, verify_each
-        )
+        from mlc.pass_manager import _gc_paused
+
+        # The cyclic GC is paused from the parse to the translation (the pass manager pauses
+        # it for the pipeline already): otherwise the IR built here survives the collections
+        # that run meanwhile, reaches the oldest generation and is reclaimed, once dead, only
+        # by a full collection, which traverses the whole heap. Paused, the module dies young
+        # and the first collection after this block frees it (the MLP, 16 compiles at load 5:
+        # 20-33 ms of collections per compile, against 53-83 ms with a full one among them).
+        with _gc_paused():
+            work = mlc.parse(text) if module is None else module.clone()
+            if work.name != "builtin.module":
+                raise CompileError(f"expected a builtin.module, got '{work.name}'")
+            work.verify()
+            timings["parse"] = time.perf_counter() - t0
+            llvm_ir, signatures, stage, jit_options, remarks = _lower(
+                work, pipeline, knobs, verify_each
+            )
+            del work
         timings.update(stage)
         if cacheable:
             with _LOCK:
