@@ -221,6 +221,17 @@ SHIFTER = 12582912.0
 SHIFTER_BITS = 0x4B400000
 
 
+def _exp_shifted(e: _Emitter, x: Value) -> tuple[Value, Value, Value]:
+    """exp's reduction by the shifter (see `approx_exp`) for x in exp's clamped range: the bits
+    t of x * log2(e) + SHIFTER, k = round(x * log2(e)) from them, and p = e^r for the rest r,
+    so that e^x = p * 2^k."""
+    t = e.bits(e.fma(x, e.f(LOG2E), e.f(SHIFTER)))
+    k = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS))
+    kf = e.sitofp(k)
+    r = e.fma(kf, e.f(-LN2_LO), e.fma(kf, e.f(-LN2_HI), x))
+    return t, k, e.fma(e.fma(e.poly(r, EXP_P), r, e.f(1.0)), r, e.f(1.0))
+
+
 def approx_exp(e: _Emitter, x: Value) -> Value:
     """e^x = p * 2^k. The fused x * log2(e) + SHIFTER gives k in its low mantissa bits (k from
     the exact product, one rounding), so no float -> int conversion is needed and no fast-math
@@ -231,11 +242,7 @@ def approx_exp(e: _Emitter, x: Value) -> Value:
     stays NaN through r and p (NaN * anything is NaN), so no NaN select is needed."""
     # exp(88.8) overflows and exp(-104) rounds to 0; the clamp keeps k in [-150, 128].
     xc = e.clamp(x, -104.0, 88.8)
-    t = e.bits(e.fma(xc, e.f(LOG2E), e.f(SHIFTER)))
-    k = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS))
-    kf = e.sitofp(k)
-    r = e.fma(kf, e.f(-LN2_LO), e.fma(kf, e.f(-LN2_HI), xc))
-    p = e.fma(e.fma(e.poly(r, EXP_P), r, e.f(1.0)), r, e.f(1.0))
+    t, k, p = _exp_shifted(e, xc)
     if e.ldexp:
         return e.ldexp_op(p, k)
     # p * 2^k1 * 2^k2 with k1 = k >> 1, k2 = k - k1 (both scalings exact, see _scale); with
@@ -382,11 +389,7 @@ def _exp_upto_20(e: _Emitter, y: Value) -> Value:
     float -> int conversion, so a NaN stays NaN without a select) and 2^k, k <= 29, as one
     normal power of two from the exponent field ((t << 23) is k << 23: the shifter's own
     bits vanish in the shift) or by `llvm.intr.ldexp`."""
-    t = e.bits(e.fma(y, e.f(LOG2E), e.f(SHIFTER)))
-    k = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS))
-    kf = e.sitofp(k)
-    r = e.fma(kf, e.f(-LN2_LO), e.fma(kf, e.f(-LN2_HI), y))
-    p = e.fma(e.fma(e.poly(r, EXP_P), r, e.f(1.0)), r, e.f(1.0))
+    t, k, p = _exp_shifted(e, y)
     if e.ldexp:
         return e.ldexp_op(p, k)
     scale = e.iop(arith.AddIOp, e.iop(arith.ShLIOp, t, e.i(23)), e.i(127 << 23))
