@@ -289,8 +289,9 @@ def compile(  # noqa: A001 - mlc.compile is the public name
 
     `pipeline`: pass pipeline text ending in the llvm dialect; `knobs`: a mapping, JSON path or
     KnobContext (as `mlc.run_pipeline`); `threads`: worker threads for parallel loops (default:
-    `MLC_NUM_THREADS`, else all cores); `opt_level`: LLVM's (0-3; default: what the pipeline's
-    `llvm-options` pass recorded, else 3; the other LLVM options come from there too);
+    `MLC_NUM_THREADS`, else all cores), which the pipeline plans its parallel schedules for;
+    `opt_level`: LLVM's (0-3; default: what the pipeline's `llvm-options` pass recorded, else
+    3; the other LLVM options come from there too);
     `verify_each`: verify the IR after every pass (as `mlc-opt` does) instead of once after the
     pipeline (the default: half of the pipeline's time on examples/mlp.mlir goes to the
     verifier otherwise); `compile_threads`: threads LLVM compiles the module's parts on
@@ -301,6 +302,7 @@ def compile(  # noqa: A001 - mlc.compile is the public name
     """
     import mlc
     from mlc.runtime import JitOptions, compile_llvm_ir
+    from mlc.runtime.parallel import planning_threads, resolve_threads
 
     if not isinstance(pipeline, str):
         raise TypeError(f"pipeline must be pipeline text, got {type(pipeline).__name__}")
@@ -317,7 +319,10 @@ def compile(  # noqa: A001 - mlc.compile is the public name
         text = module.print(generic=True)
     else:
         raise TypeError(f"expected a module op or MLIR text, got {type(module_or_text).__name__}")
-    key = (text, pipeline, _knob_key(knobs))
+    # The pipeline plans its parallel schedules for the thread count the code will run with,
+    # so the lowered module depends on it.
+    n_threads = resolve_threads(threads)
+    key = (text, pipeline, _knob_key(knobs), n_threads)
     cacheable = use_cache and (knobs is None or key[2] != "")
     with _LOCK:
         hit = _LOWERED.get(key) if cacheable else None
@@ -339,9 +344,10 @@ def compile(  # noqa: A001 - mlc.compile is the public name
                 raise CompileError(f"expected a builtin.module, got '{work.name}'")
             work.verify()
             timings["parse"] = time.perf_counter() - t0
-            llvm_ir, signatures, stage, jit_options, remarks = _lower(
-                work, pipeline, knobs, verify_each
-            )
+            with planning_threads(n_threads):
+                llvm_ir, signatures, stage, jit_options, remarks = _lower(
+                    work, pipeline, knobs, verify_each
+                )
             del work
         timings.update(stage)
         if cacheable:
@@ -357,7 +363,7 @@ def compile(  # noqa: A001 - mlc.compile is the public name
     jit = compile_llvm_ir(
         llvm_ir,
         signatures,
-        threads=threads,
+        threads=n_threads,
         options=JitOptions(**jit_options),
         use_cache=use_cache,
         compile_threads=compile_threads,

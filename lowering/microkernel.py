@@ -94,11 +94,12 @@ def host_vector_width() -> int:
 
 
 def _runtime_threads() -> int:
-    """The thread count compiled code will get by default (MLC_NUM_THREADS, else the cores)."""
+    """The thread count compiled code will be called with: the `threads` of `mlc.compile` (its
+    `planning_threads`), else MLC_NUM_THREADS, else the cores."""
     try:
-        from mlc.runtime.parallel import default_threads
+        from mlc.runtime.parallel import planned_threads
 
-        return default_threads()
+        return planned_threads()
     except (ImportError, ValueError):
         return max(1, os.cpu_count() or 1)
 
@@ -309,7 +310,10 @@ class ContractionMicrokernelPass(Pass):
         int, 4096, "Contractions with fewer multiply-adds (static sizes) stay on the generic path"
     )
     threads = Option(
-        int, 0, "Threads the parallel default plans for (0: MLC_NUM_THREADS, else the cores)"
+        int,
+        0,
+        "Threads the parallel default plans for (0: mlc.compile's threads, else "
+        "MLC_NUM_THREADS, else the cores)",
     )
     size_hint = Option(int, 256, "Size assumed for a dynamic dim by the default heuristics")
     skinny = Option(

@@ -17,17 +17,21 @@ loop, costs no wait); each chunk's `begin` is `lower + k*step` and its `end` the
 from __future__ import annotations
 
 import collections
+import contextlib
+import contextvars
 import ctypes
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = [
     "chunk_bounds",
     "default_threads",
     "parallel_for_address",
+    "planned_threads",
+    "planning_threads",
     "resolve_threads",
     "take_pending",
 ]
@@ -73,6 +77,29 @@ def check_thread_count(name: str, value: int | None, default: Callable[[], int])
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
     return value
+
+
+# The thread count a compilation plans its parallel schedules for; see `planning_threads`.
+_PLANNED: contextvars.ContextVar[int | None] = contextvars.ContextVar("mlc_planned_threads")
+
+
+@contextlib.contextmanager
+def planning_threads(threads: int | None) -> Iterator[int]:
+    """Within the block, passes that plan for a thread count (contraction-microkernel's
+    parallel default) plan for `threads` (checked; None: `default_threads()`), the count the
+    compiled code will be called with: `mlc.compile(..., threads=N)` lowers under it."""
+    n = resolve_threads(threads)
+    token = _PLANNED.set(n)
+    try:
+        yield n
+    finally:
+        _PLANNED.reset(token)
+
+
+def planned_threads() -> int:
+    """The thread count set by the enclosing `planning_threads`, else `default_threads()`."""
+    n = _PLANNED.get(None)
+    return default_threads() if n is None else n
 
 
 def resolve_threads(threads: int | None) -> int:

@@ -130,7 +130,21 @@ def test_parallel_defaults_match_numpy_on_odd_shapes(
     a, b = (rng.standard_normal(s).astype(np.float32) for s in shapes)
     got = [mlc.compile(text, threads=t, opt_level=1).main(a, b) for t in (1, 2)]
     np.testing.assert_allclose(got[1], a @ b, rtol=1e-4, atol=1e-3)
-    assert np.array_equal(got[0], got[1])  # the same plan at either thread count
+    # Planned for 1 thread, the nest is serial; the split changes no sum's order.
+    assert np.array_equal(got[0], got[1])
+
+
+def test_compile_plans_for_its_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    # mlc.compile's threads, not MLC_NUM_THREADS or the cores, set what the pass plans for.
+    monkeypatch.setenv("MLC_NUM_THREADS", "2")
+    text = _matmul(512, 512, 512)
+    serial = mlc.compile(text, threads=1, opt_level=1)
+    split = mlc.compile(text, threads=2, opt_level=1)
+    assert "@mlc_parallel_for" not in serial.llvm_ir
+    assert "call void @mlc_parallel_for" in split.llvm_ir
+    assert mlc.compile(text, opt_level=1).llvm_ir == split.llvm_ir  # MLC_NUM_THREADS=2
+    a, b = _operands(512, 512, 512)
+    np.testing.assert_array_equal(serial.main(a, b), split.main(a, b))
 
 
 @pytest.mark.parametrize(("k", "n", "split"), [(784, 512, False), (4096, 4096, True)])
