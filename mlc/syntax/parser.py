@@ -375,33 +375,23 @@ class Parser(AttrParser):
         start = starts[i]
         loc = self._op_loc(start + tok.find(name, tok.find("=") + 1 if k else 0))
         line = entry[3]
-        if line is not None:
-            # The format's line path: the op straight from `parts`, or None (a first type, a
-            # forward reference, an error, another shape) for the token path below.
-            op = line(entry[0], self, parts, k, loc)
-            if op is not None:
-                self.i = i + 1
-                if k:
-                    name = parts[0]
-                    values = self.values
-                    if len(op.results) == 1 and name not in values and not self.fwd:
-                        values[name] = op.results[0]
-                    else:
-                        self._bind_results(name, op, start + tok.find("%"))
-                return op
-        sub = parts[k + 1 :]
-        sub += _EOF_TAIL
-        self.toks = sub
-        lazy = self.starts = _new_list(_LineStarts)
-        lazy._line = (start, tok, k + 1)
-        self.i = 0
-        self._region_dialect = entry[1]
-        try:
-            op = entry[2](entry[0], self, loc)
-            if self.toks[self.i] != EOF:  # the plain parse decides what this is
-                raise self.expected("expected operation name in quotes")
-        finally:
-            self.toks, self.starts = toks, starts
+        # The format's line path: the op straight from `parts`, or None (a first type, a
+        # forward reference, an error, another shape) for the token path.
+        op = None if line is None else line(entry[0], self, parts, k, loc)
+        if op is None:
+            sub = parts[k + 1 :]
+            sub += _EOF_TAIL
+            self.toks = sub
+            lazy = self.starts = _new_list(_LineStarts)
+            lazy._line = (start, tok, k + 1)
+            self.i = 0
+            self._region_dialect = entry[1]
+            try:
+                op = entry[2](entry[0], self, loc)
+                if self.toks[self.i] != EOF:  # the plain parse decides what this is
+                    raise self.expected("expected operation name in quotes")
+            finally:
+                self.toks, self.starts = toks, starts
         self.i = i + 1
         if k:
             name = parts[0]  # the result
