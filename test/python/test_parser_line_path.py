@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_line_ops import _outcome  # the IR or the error of a parse, line ops on or off
 
-from mlc.diagnostics import ParseError, register_source
+from mlc.diagnostics import ParseError
 from mlc.ir import attributes as A
 from mlc.ir.context import default_context
 from mlc.ir.core import Value, leaf_op_builder
 from mlc.syntax import format as F
 from mlc.syntax.format_gen import line_parser_source
-from mlc.syntax.parser import Parser, _run, parse_module
+from mlc.syntax.parser import Parser, parse_module
 
 _HEAD = "func.func @g(%a: i32, %b: i32, %f: f32, %i: index, %c: i1) -> i32 {\n"
 _TAIL = "  return %a : i32\n}\n"
@@ -77,19 +78,6 @@ def _custom_line(draw: st.DrawFn) -> str:
         items = draw(st.lists(st.sampled_from(_ITEMS), max_size=3))
         typ = draw(st.sampled_from(_TYPES))
     return f"{indent}{result}{name} {sep.join(items)}{colon}{typ}\n"
-
-
-def _outcome(text: str, line_ops: bool) -> str:
-    register_source("<stdin>", text)
-
-    def make() -> Parser:
-        return Parser(text, allow_unregistered=True, line_ops=line_ops)
-
-    try:
-        module = _run(make, lambda p: p.parse_top_level(True))
-    except ParseError as e:
-        return "error: " + str(e)
-    return module.print(generic=True, debuginfo=True)
 
 
 @settings(max_examples=300, deadline=None)
