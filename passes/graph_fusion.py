@@ -38,6 +38,7 @@ from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 # Op kinds, by what a kernel can do with them.
 ELEMENTWISE, BROADCAST, REDUCTION, HEAVY = 1, 2, 3, 4
 _NO_USER = 1 << 62  # the user bound of a group whose members have no outside users
+_BOOL = Bool()
 
 _KINDS: dict[type, int] = {c: ELEMENTWISE for c in GRAPH.ops.values() if Elementwise in c._traits}
 _KINDS[BroadcastToOp] = BROADCAST
@@ -103,20 +104,41 @@ def _fingerprint(op: Operation, texts: dict[int, tuple[Any, str]]) -> str:
 
 
 class Group:
-    """A set of ops that becomes one graph.fused (union-find node; `parent` is None at roots)."""
+    """The fusion state of one op of the block, and a union-find node of the kernels being
+    formed (one record per op, so the walk touches one object per op instead of several
+    op-keyed tables). `members` is None until the op is visited (a group of its own) and empty
+    once merged into another group; a root's `members` are the ops of one graph.fused."""
 
-    __slots__ = ("members", "parent", "heavy", "reductions", "max_index", "user_bound", "witness")
+    __slots__ = (
+        "op",
+        "index",
+        "kind",
+        "site",
+        "members",
+        "parent",
+        "heavy",
+        "reductions",
+        "max_index",
+        "user_bound",
+        "witness",
+    )
 
-    def __init__(self, op: Operation, kind: int, index: int, user_bound: int) -> None:
-        self.members: list[Operation] = [op]
+    def __init__(self, op: Operation, index: int, kind: int, site: str | None) -> None:
+        self.op = op
+        self.index = index
+        self.kind = kind
+        # `fingerprint/occurrence` of the knob site (None for ops fusion leaves alone).
+        self.site = site
+        self.members: list[Operation] | None = None
         self.parent: Group | None = None
-        self.heavy = 1 if kind == HEAVY else 0
-        self.reductions = 1 if kind == REDUCTION else 0
+        self.heavy = 0
+        self.reductions = 0
+        # The kernel-graph position of a root: its last member (the op itself until visited).
         self.max_index = index
         # For `_BlockFusion._group_users_after`: a lower bound of the kernel-graph position of
         # the members' users outside the group (positions only grow and users only leave that
         # set as groups merge, so a bound stays valid), and a user that failed the check.
-        self.user_bound = user_bound
+        self.user_bound = _NO_USER
         self.witness: Operation | None = None
 
 
@@ -133,15 +155,17 @@ def _union(a: Group, b: Group) -> Group:
     a, b = _find(a), _find(b)
     if a is b:
         return a
-    if len(a.members) < len(b.members):
+    if len(a.members) < len(b.members):  # type: ignore[arg-type]
         a, b = b, a
     b.parent = a
-    a.members.extend(b.members)
+    a.members.extend(b.members)  # type: ignore[union-attr, arg-type]
     b.members = []
     a.heavy += b.heavy
     a.reductions += b.reductions
-    a.max_index = max(a.max_index, b.max_index)
-    a.user_bound = min(a.user_bound, b.user_bound)
+    if b.max_index > a.max_index:
+        a.max_index = b.max_index
+    if b.user_bound < a.user_bound:
+        a.user_bound = b.user_bound
     if a.witness is None:
         a.witness = b.witness
     return a
@@ -161,23 +185,39 @@ class _BlockFusion:
         self.pass_ = pass_
         self.block = block
         self.ctx = ctx
-        self.index: dict[Operation, int] = {}
-        self.kind: dict[Operation, int] = {}
-        self.group: dict[Operation, Group] = {}
-        self.sites: dict[Operation, Site] = {}
-        for i, op in enumerate(block):
-            self.index[op] = i
-            k = _kind(op)
-            if k:
-                self.kind[op] = k
+        self.scope = scope
         # Sites (`@function/op-name:fingerprint/occurrence`, as `mlc.knobs.site_of` spells them)
-        # are keyed before any rewrite, so keys do not depend on earlier decisions.
+        # are numbered before any rewrite, so keys do not depend on earlier decisions. Ops with
+        # the same name, operand/result types and attributes (interned, so compared by
+        # identity) share one fingerprint, computed once.
         texts: dict[int, tuple[Any, str]] = {}
-        for op in self.kind:
-            fp = f"{op.name}:{_fingerprint(op, texts)}"
-            n = occurrences.get(fp, 0)
-            occurrences[fp] = n + 1
-            self.sites[op] = Site(f"{scope}/{fp}/{n}", op)
+        prints: dict[tuple, str] = {}
+        node: dict[Operation, Group] = {}
+        order: list[Group] = []
+        for i, op in enumerate(block):
+            k = _kind(op)
+            site = None
+            if k:
+                if op.regions:
+                    fp = f"{op.name}:{_fingerprint(op, texts)}"
+                else:
+                    attrs = op._attrs
+                    key = (
+                        type(op),
+                        tuple([id(u.value.type) for u in op._operands]),
+                        tuple([id(r.type) for r in op.results]),
+                        tuple([(a, id(v)) for a, v in attrs.items()]) if attrs else None,
+                    )
+                    fp = prints.get(key)  # type: ignore[assignment]
+                    if fp is None:
+                        fp = prints[key] = f"{op.name}:{_fingerprint(op, texts)}"
+                n = occurrences.get(fp, 0)
+                occurrences[fp] = n + 1
+                site = f"{fp}/{n}"
+            g = node[op] = Group(op, i, k, site)
+            order.append(g)
+        self.node = node
+        self.order = order
 
     # -- structure ------------------------------------------------------------------------------
 
@@ -197,8 +237,11 @@ class _BlockFusion:
         return out
 
     def _group_of(self, op: Operation) -> Group | None:
-        g = self.group.get(op)
-        return _find(g) if g is not None else None
+        """The root of `op`'s kernel (None for an op of another block or not yet visited)."""
+        g = self.node.get(op)
+        if g is None or g.members is None:
+            return None
+        return _find(g)
 
     def _shape(self, v: Value) -> tuple[int, ...]:
         return v.type.shape
@@ -207,14 +250,15 @@ class _BlockFusion:
 
     def _can_join(self, p: Operation, g: Group, users: list[Operation]) -> bool:
         """Whether producer `p` may join group `g` through its uses by `users` (members of g)."""
-        kp = self.kind[p]
+        node = self.node
+        kp = node[p].kind
         if kp == HEAVY and (g.heavy or g.reductions):
             return False  # one matmul/conv per kernel, with an elementwise epilogue only
         if kp == REDUCTION and g.heavy:
             return False
         out_shape = self._shape(p.results[0])
         for u in users:
-            ku = self.kind[u]
+            ku = node[u].kind
             if ku == HEAVY:
                 return False  # no prologue fusion into a matmul/conv
             u_shape = self._shape(u.results[0])
@@ -228,8 +272,7 @@ class _BlockFusion:
 
     def _pos(self, op: Operation) -> int:
         """Where `op`'s node of the kernel graph sits: its group's last member, or itself."""
-        g = self._group_of(op)
-        return g.max_index if g is not None else self.index[op]
+        return _find(self.node[op]).max_index
 
     def _users_after(
         self, ops: list[Operation], p: Operation, groups: Collection[Group], pos: int
@@ -237,30 +280,31 @@ class _BlockFusion:
         """Every user of `ops` outside the kernel of `p` and `groups` (root groups) sits after
         `pos` in the kernel graph. Membership is asked of the union-find, so the check costs
         the uses of `ops`, not the size of the groups."""
+        node = self.node
         for m in ops:
             for r in m.results:
                 for user in self._users(r):
                     if user is p:
                         continue
-                    g = self._group_of(user)
-                    if g is not None and g in groups:
+                    g = _find(node[user])
+                    if g in groups:
                         continue
-                    if (g.max_index if g is not None else self.index[user]) <= pos:
+                    if g.max_index <= pos:
                         return False
         return True
 
     def _can_merge_siblings(self, p: Operation, groups: list[Group]) -> bool:
-        kp = self.kind[p]
+        kp = self.node[p].kind
         heavy = sum(g.heavy for g in groups) + (kp == HEAVY)
         reductions = sum(g.reductions for g in groups) + (kp == REDUCTION)
         if heavy > 1 or (heavy and reductions) or any(g.heavy for g in groups):
             return False
         # The groups must not feed each other: that edge was a decision of its own.
-        largest = max(groups, key=lambda g: len(g.members))
+        largest = max(groups, key=lambda g: len(g.members))  # type: ignore[arg-type]
         for g in groups:
             if g is largest:
                 continue
-            for m in g.members:
+            for m in g.members:  # type: ignore[union-attr]
                 for u in m._operands:
                     d = u.value.defining_op()
                     if d is not None:
@@ -284,19 +328,20 @@ class _BlockFusion:
         during the walk (only unvisited producers are cloned or erased)."""
         if g.user_bound > pos:
             return True
+        node = self.node
         w = g.witness
         if w is not None and w is not p:
-            wg = self._group_of(w)
-            if wg not in roots and (wg.max_index if wg is not None else self.index[w]) <= pos:
+            wg = _find(node[w])
+            if wg not in roots and wg.max_index <= pos:
                 return False
         low = _NO_USER
-        for m in g.members:
+        for m in g.members:  # type: ignore[union-attr]
             for r in m.results:
                 for user in self._users(r):
-                    ug = self._group_of(user)
+                    ug = _find(node[user])
                     if ug is g:
                         continue
-                    upos = ug.max_index if ug is not None else self.index[user]
+                    upos = ug.max_index
                     if upos < low:
                         low = upos
                     if upos <= pos and user is not p and ug not in roots:
@@ -317,7 +362,7 @@ class _BlockFusion:
         return self._numel(v) * _BYTES.get(str(v.type.element_type), 4)
 
     def _flops(self, p: Operation) -> int:
-        kind = self.kind[p]
+        kind = self.node[p].kind
         if kind == ELEMENTWISE:
             return _FLOPS_PER_ELEMENT.get(p.name, 1) * self._numel(p.results[0])
         if kind == BROADCAST:
@@ -346,30 +391,47 @@ class _BlockFusion:
     # -- the walk -------------------------------------------------------------------------------
 
     def run(self) -> int:
-        for op in list(reversed(list(self.block))):
-            if op in self.kind and op.parent is self.block:
-                self._visit(op)
+        block = self.block
+        for g in reversed(self.order):
+            if g.kind and g.op.parent is block:
+                self._visit(g)
         return self._materialize()
 
-    def _new_group(self, op: Operation) -> None:
-        bound = min((self._pos(u) for r in op.results for u in self._users(r)), default=_NO_USER)
-        self.group[op] = Group(op, self.kind[op], self.index[op], bound)
+    def _new_group(self, g: Group, bound: int | None = None) -> None:
+        """Make visited op `g.op` a group of its own; `bound` is the least kernel-graph position
+        of its users when the caller has it."""
+        op = g.op
+        if bound is None:
+            bound = min(
+                (self._pos(u) for r in op.results for u in self._users(r)), default=_NO_USER
+            )
+        g.members = [op]
+        g.heavy = 1 if g.kind == HEAVY else 0
+        g.reductions = 1 if g.kind == REDUCTION else 0
+        g.user_bound = bound
 
-    def _visit(self, p: Operation) -> None:
-        users = self._users(p.results[0])
+    def _visit(self, g: Group) -> None:
+        p = g.op
+        node = self.node
         by_group: dict[Group, list[Operation]] = {}
         outside = False
-        for u in users:
-            g = self._group_of(u)
-            if g is None:
-                outside = True
+        bound = _NO_USER  # the least position of p's users, for its own group
+        for u in self._users(p.results[0]):
+            n = node[u]
+            root = _find(n)
+            if root.max_index < bound:
+                bound = root.max_index
+            if n.members is None:
+                outside = True  # not a kernel op
             else:
-                by_group.setdefault(g, []).append(u)
-        legal = [g for g, us in by_group.items() if self._can_join(p, g, us)]
+                by_group.setdefault(root, []).append(u)
+        if len(p.results) > 1:
+            bound = None  # type: ignore[assignment]  (computed over every result)
+        legal = [r for r, us in by_group.items() if self._can_join(p, r, us)]
         if len(legal) < len(by_group):
             outside = True  # p is materialized for the groups it may not join
         if not legal:
-            self._new_group(p)
+            self._new_group(g, bound)
             return
         if len(legal) == 1 and not outside:
             plan, default = "merge", True  # all users in one kernel: free to fuse
@@ -379,50 +441,51 @@ class _BlockFusion:
             plan, default = "siblings", True
         else:
             plan, default = "duplicate", self.duplication_pays(p, len(legal), outside)
-        if not self.ctx.knob(self.sites[p], "fuse", Bool(), default):
-            self._new_group(p)
+        site = Site(f"{self.scope}/{g.site}", p)
+        if not self.ctx.knob(site, "fuse", _BOOL, default):
+            self._new_group(g, bound)
             return
         if plan == "merge" or plan == "siblings":
-            self._new_group(p)
-            g = self.group[p]
+            self._new_group(g, bound)
             for other in legal:
                 g = _union(g, other)
             return
-        self._duplicate(p, legal)
+        self._duplicate(g, legal)
 
-    def _duplicate(self, p: Operation, groups: list[Group]) -> None:
-        for g in groups:
+    def _duplicate(self, g: Group, groups: list[Group]) -> None:
+        p = g.op
+        kind = g.kind
+        for kg in groups:
             clone = p.clone()
             self.block.insert_before(clone, p)
-            self.index[clone] = self.index[p]
-            self.kind[clone] = self.kind[p]
-            self.group[clone] = g
-            g.members.append(clone)
-            g.heavy += self.kind[p] == HEAVY
-            g.reductions += self.kind[p] == REDUCTION
+            c = self.node[clone] = Group(clone, g.index, kind, None)
+            c.members = []  # a member of kg, never visited
+            c.parent = kg
+            kg.members.append(clone)  # type: ignore[union-attr]
+            kg.heavy += kind == HEAVY
+            kg.reductions += kind == REDUCTION
             p.results[0].replace_uses_with_if(
-                clone.results[0], lambda use, g=g: self._group_of(self._in_block(use.owner)) is g
+                clone.results[0], lambda use, kg=kg: self._group_of(self._in_block(use.owner)) is kg
             )
             self.pass_.num_duplicated += 1
         if p.results[0].has_uses():
-            self._new_group(p)
+            self._new_group(g)  # its remaining users are outside every kernel it joined
         else:
             p.erase()
 
     # -- building graph.fused -------------------------------------------------------------------
 
     def _materialize(self) -> int:
-        roots: dict[Group, None] = {}
-        for g in self.group.values():
-            root = _find(g)
-            if len(root.members) > 1:
-                roots[root] = None
-        if not roots:
-            return 0
-        position = {op: i for i, op in enumerate(self.block)}
+        block = self.block
+        node = self.node
         built = 0
-        for g in roots:
-            members = sorted((m for m in g.members if m.parent is self.block), key=position.get)
+        for g in self.order:
+            if g.parent is not None or g.members is None or len(g.members) < 2:
+                continue
+            # Block order within a kernel is index order: a clone sits just before the op it
+            # copies and has its index (two such ops never use each other).
+            members = [m for m in g.members if m.parent is block]
+            members.sort(key=lambda m: node[m].index)
             if len(members) > 1 and self._build(members):
                 built += 1
         return built
