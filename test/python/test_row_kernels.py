@@ -145,7 +145,9 @@ def test_softmax_reciprocal_is_one_divide_per_row() -> None:
     pipeline = (
         "builtin.module(graph-shape-inference,canonicalize,graph-fusion,cse,"
         "convert-graph-to-tensor,canonicalize,cse,bufferize,convert-tensor-to-affine,"
-        "canonicalize,cse,affine-loop-fusion,affine-parallelize{threads-only=true},"
+        "canonicalize,cse,affine-loop-fusion,"
+        # runtime-min-work=0: no serial version of the row loop for small batches
+        "affine-parallelize{threads-only=true runtime-min-work=0},"
         "affine-vectorize{vector-bits=256},canonicalize,cse)"
     )
     module = mlc.parse(text)
@@ -163,7 +165,9 @@ def _lowered_structure(text: str) -> Operation:
         module,
         "builtin.module(graph-shape-inference,canonicalize,graph-fusion,cse,"
         "convert-graph-to-tensor,canonicalize,cse,bufferize,convert-tensor-to-affine,"
-        "canonicalize,cse,affine-loop-fusion,affine-parallelize{threads-only=true})",
+        "canonicalize,cse,affine-loop-fusion,"
+        # runtime-min-work=0: the row loop is not versioned on the (dynamic) row count
+        "affine-parallelize{threads-only=true runtime-min-work=0})",
     )
     return module
 
