@@ -48,7 +48,7 @@ def _defining(v: Value) -> Operation | None:
 
 def _splat(v: Value) -> Any:
     """The Python value of a splat graph.constant defining `v`, else None."""
-    op = _defining(v)
+    op = getattr(v, "op", None)
     if type(op) is not G.ConstantOp:
         return None
     value = op.get_attr("value")
@@ -83,7 +83,7 @@ class FoldTransposeOfTranspose(RewritePattern):
     root = G.TransposeOp
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        inner = _defining(op.operands[0])
+        inner = _defining(op._operands[0].value)
         if type(inner) is not G.TransposeOp:
             return False
         p, q = inner.perm_value(), op.perm_value()  # type: ignore[attr-defined]
@@ -103,7 +103,7 @@ class FoldReshapeOfReshape(RewritePattern):
     root = G.ReshapeOp
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        inner = _defining(op.operands[0])
+        inner = _defining(op._operands[0].value)
         if type(inner) is not G.ReshapeOp:
             return False
         x = inner.operands[0]
@@ -121,7 +121,7 @@ class FoldBroadcastOfBroadcast(RewritePattern):
     root = G.BroadcastToOp
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        inner = _defining(op.operands[0])
+        inner = _defining(op._operands[0].value)
         if type(inner) is not G.BroadcastToOp:
             return False
         x = inner.operands[0]
@@ -150,6 +150,11 @@ class RemoveRedundantBroadcast(RewritePattern):
     benefit = 1
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        for u in op._operands:
+            if type(_defining(u.value)) is G.BroadcastToOp:
+                break
+        else:
+            return False  # the common case: no broadcast_to operand
         operands = op.operands
         res_t = op.results[0].type
         if type(res_t) is not A.RankedTensorType:
@@ -256,20 +261,20 @@ class SimplifyArithIdentity(RewritePattern):
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
         cls = type(op)
-        lhs, rhs = op.operands
+        lhs, rhs = op._operands[0].value, op._operands[1].value
         res_t = op.results[0].type
         if cls is G.MaxOp or cls is G.MinOp:
             if lhs is rhs and lhs.type is res_t:
                 rewriter.replace_op(op, [lhs])
                 return True
             return False
-        is_float = A.element_type_of(res_t) in _FLOATS
         c = _splat(rhs)
         x = lhs
         if c is None and (cls is G.AddOp or cls is G.MulOp):
             c, x = _splat(lhs), rhs  # commutative: the constant may come first
         if c is None:
             return False
+        is_float = A.element_type_of(res_t) in _FLOATS
         if cls is G.AddOp:
             keep = _is_neg_zero(c) if is_float else c == 0
         elif cls is G.SubOp:
@@ -302,7 +307,7 @@ class FoldInvolution(RewritePattern):
     root = G.NegOp
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        inner = _defining(op.operands[0])
+        inner = _defining(op._operands[0].value)
         if type(inner) is not type(op):
             return False
         x = inner.operands[0]
@@ -318,7 +323,7 @@ class FoldIdempotent(RewritePattern):
     root = None  # registered for abs and relu
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        inner = _defining(op.operands[0])
+        inner = _defining(op._operands[0].value)
         if type(inner) is not type(op) or inner.results[0].type is not op.results[0].type:
             return False
         rewriter.replace_op(op, inner.results)
@@ -355,7 +360,7 @@ class FoldExpOfLog(RewritePattern):
     root = G.ExpOp
 
     def rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
-        inner = _defining(op.operands[0])
+        inner = _defining(op._operands[0].value)
         if type(inner) is not G.LogOp:
             return False
         x = inner.operands[0]
@@ -403,6 +408,9 @@ class FoldConstantGraphOp(RewritePattern):
         cls = type(op)
         if cls in _NO_FOLD or not op._operands:
             return False
+        for u in op._operands:
+            if type(_defining(u.value)) is not G.ConstantOp:
+                return False  # the common case: some operand is not a constant
         attrs = []
         for u in op._operands:
             a = _dense(u.value)
