@@ -5,12 +5,13 @@ off vs NumPy, and each kernel's bandwidth as a share of the triad's (all in one 
     python bench/vectorize.py --quick         # 1M elements, 512x1024 rows, best of 3
     python bench/vectorize.py --rows 16384    # 64 MiB row kernels (4096 rows: 16 MiB, L3-sized)
     python bench/vectorize.py --knob-ab       # CPU time of the ldexp/prefetch knobs, one thread
+    python bench/vectorize.py --dynamic       # dynamic triad: serial / pool / default by size
 
 Bandwidth = bytes the kernel must move (each input read once, each output written once) /
 time: softmax and layernorm move two streams (read x, write y), 8 bytes per element. The bound
 is the triad `a = b + s*c` compiled by mlc into a preallocated output (`out=`, so no
-allocation is timed; 12 bytes per element; its loop threaded by the `threads` knob, which the
-default leaves off for a dynamic 1-D loop this light); every mlc kernel is timed the same way,
+allocation is timed; 12 bytes per element; its dynamic loop runs on the pool from 131,072
+elements on, decided at run time); every mlc kernel is timed the same way,
 into a preallocated output, and "bound ms" is its bytes at the triad's bandwidth. NumPy's triad is
 shown too, timed as
 `np.multiply(c, s, out=t); np.add(b, t, out=a)` (two passes: 20 bytes per element of traffic
@@ -183,6 +184,35 @@ def knob_ab(repeat: int) -> None:
         )
 
 
+def dynamic_sweep(repeat: int, threads: int | None) -> None:
+    """The dynamic triad at sizes around affine-parallelize's run-time threshold: serial
+    (`threads` knob off), always on the pool (`min-trips` 1) and the default (the pool from
+    `min-trips` on), interleaved best-of in one process (wall time)."""
+    space = mlc.run_pipeline(mlc.parse(TRIAD), "lower-to-cpu").space()
+    (rec,) = [r for r in space if r.name == "min-trips"]
+    variants = {
+        "serial": {r.key: False for r in space if r.name == "threads"},
+        "pool": {rec.key: 1},
+        "default": {},
+    }
+    compiled = {k: mlc.compile(TRIAD, knobs=v, threads=threads) for k, v in variants.items()}
+    print(
+        f"dynamic triad a = b + 3c, min-trips default {rec.default}; best of {repeat}, "
+        f"threads {threads or 'all'}, load {os.getloadavg()[0]:.1f}"
+    )
+    print(f"{'n':>10} {'serial us':>10} {'pool us':>10} {'default us':>11} {'pool/serial':>12}")
+    for n in (4096, 16384, 65536, 131072, 262144, 1 << 20, 1 << 22, 10_000_000):
+        rng = np.random.default_rng(n)
+        b, c = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+        out = np.empty(n, np.float32)
+        times = _best_interleaved(
+            [lambda f=f: f.main(b, c, out=out) for f in compiled.values()],  # noqa: B023
+            repeat if n < 1 << 20 else max(3, repeat // 4),
+        )
+        ser, pool, dflt = (t * 1e6 for t in times)
+        print(f"{n:>10} {ser:>10.1f} {pool:>10.1f} {dflt:>11.1f} {pool / ser:>11.2f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="small sizes, best of 3")
@@ -194,7 +224,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only the one-thread CPU-time A/B of the ldexp and prefetch knobs on the row kernels",
     )
+    p.add_argument(
+        "--dynamic",
+        action="store_true",
+        help="only the dynamic triad serial / pool / default at sizes around the threshold",
+    )
     args = p.parse_args(argv)
+    if args.dynamic:
+        dynamic_sweep(args.repeat or 50, args.threads)
+        return 0
     if args.knob_ab:
         knob_ab(args.repeat or 7)
         return 0
@@ -205,12 +243,10 @@ def main(argv: list[str] | None = None) -> int:
     a, b, c = (rng.standard_normal(n).astype(np.float32) for _ in range(3))
     x = rng.standard_normal((rows, 1024)).astype(np.float32)
 
-    # The bound is the machine's bandwidth: the triad's loop is threaded by its knob (the
-    # default leaves a dynamic 1-D loop with a 5-op body serial: its trip count is guessed at
-    # 4,096, too little work for the pool), so it runs on `--threads` like the kernels.
-    space = mlc.run_pipeline(mlc.parse(TRIAD), "lower-to-cpu").space()
-    threaded = {r.key: True for r in space if r.name == "threads"}
-    triad = mlc.compile(TRIAD, knobs=threaded, threads=args.threads)
+    # The bound is the machine's bandwidth: with default knobs the triad's dynamic loop runs
+    # on the pool from 131,072 elements on (affine-parallelize versions it on its run-time
+    # trip count), so it runs on `--threads` like the kernels.
+    triad = mlc.compile(TRIAD, threads=args.threads)
     out = np.empty(n, np.float32)
     tmp = np.empty(n, np.float32)
 
