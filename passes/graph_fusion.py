@@ -63,23 +63,6 @@ _FLOPS_PER_ELEMENT = {
 _BYTES = {"f16": 2, "f32": 4, "f64": 8, "i1": 1, "i32": 4, "i64": 8}
 
 
-def _ranked(t: Any) -> bool:
-    return type(t) is A.RankedTensorType
-
-
-def _kind(op: Operation) -> int:
-    kind = _KINDS.get(type(op), 0)
-    if not kind:
-        return 0
-    for u in op._operands:
-        if not _ranked(u.value.type):
-            return 0
-    for r in op.results:
-        if not _ranked(r.type):
-            return 0
-    return kind
-
-
 def _fingerprint(op: Operation, texts: dict[int, tuple[Any, str]]) -> str:
     """`mlc.knobs.fingerprint(op)` for an op without regions, with the text of each (interned)
     type and attribute printed once per block instead of once per use."""
@@ -191,26 +174,42 @@ class _BlockFusion:
         # the same name, operand/result types and attributes (interned, so compared by
         # identity) share one fingerprint, computed once.
         texts: dict[int, tuple[Any, str]] = {}
-        prints: dict[tuple, str] = {}
+        prints: dict[tuple, str] = {}  # the fingerprint of each key
         node: dict[Operation, Group] = {}
         order: list[Group] = []
+        kinds = _KINDS
+        ranked = A.RankedTensorType
         for i, op in enumerate(block):
-            k = _kind(op)
+            k = kinds.get(type(op), 0)
             site = None
+            if k:
+                # A kernel op has ranked tensor operands and results; the key of its
+                # fingerprint is its class, types and attributes.
+                key: list[Any] = [type(op)]
+                for u in op._operands:
+                    t = u.value.type
+                    if type(t) is not ranked:
+                        k = 0
+                        break
+                    key.append(t)
+                key.append(None)
+                for r in op.results:
+                    t = r.type
+                    if type(t) is not ranked:
+                        k = 0
+                        break
+                    key.append(t)
             if k:
                 if op.regions:
                     fp = f"{op.name}:{_fingerprint(op, texts)}"
                 else:
                     attrs = op._attrs
-                    key = (
-                        type(op),
-                        tuple([id(u.value.type) for u in op._operands]),
-                        tuple([id(r.type) for r in op.results]),
-                        tuple([(a, id(v)) for a, v in attrs.items()]) if attrs else None,
-                    )
-                    fp = prints.get(key)  # type: ignore[assignment]
+                    if attrs:
+                        key.extend([(a, id(v)) for a, v in attrs.items()])
+                    memo = tuple(key)
+                    fp = prints.get(memo)  # type: ignore[assignment]
                     if fp is None:
-                        fp = prints[key] = f"{op.name}:{_fingerprint(op, texts)}"
+                        fp = prints[memo] = f"{op.name}:{_fingerprint(op, texts)}"
                 n = occurrences.get(fp, 0)
                 occurrences[fp] = n + 1
                 site = f"{fp}/{n}"
@@ -496,8 +495,9 @@ class _BlockFusion:
         outputs: list[Value] = []
         for m in members:
             for u in m._operands:
-                if u.value.defining_op() not in member_set:
-                    inputs.setdefault(u.value, None)
+                v = u.value
+                if getattr(v, "op", None) not in member_set:  # a block argument has no `op`
+                    inputs.setdefault(v, None)
             for r in m.results:
                 for use in r.uses:
                     if self._in_block(use.owner) not in member_set:
