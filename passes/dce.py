@@ -5,10 +5,10 @@ unused arguments and results of private functions (and the matching call operand
 from __future__ import annotations
 
 from mlc.interfaces import call_like, callable_like, is_op_trivially_dead
-from mlc.ir.attributes import ArrayAttr, FunctionType, SymbolRefAttr, TypeAttr
+from mlc.ir.attributes import ArrayAttr, DictionaryAttr, FunctionType, SymbolRefAttr, TypeAttr
 from mlc.ir.core import Block, Operation, Region
 from mlc.ir.opdef import ReturnLike
-from mlc.ir.symbols import get_symbol_name, get_symbol_visibility, symbol_refs_in, walk_symbol_table
+from mlc.ir.symbols import get_symbol_name, get_symbol_visibility, symbol_refs_in
 from mlc.pass_manager import Pass, PassContext, Statistic
 
 
@@ -127,25 +127,98 @@ def _rebuild_call(call: Operation, keep_args: list[bool], keep_results: list[boo
     return new
 
 
-def _remove_dead_signature(module: Operation) -> tuple[int, int]:
-    """Drop unused arguments / never-used results of private functions called only directly."""
+_REF_HOLDERS = (SymbolRefAttr, ArrayAttr, DictionaryAttr)
+
+
+class _RemoveDeadValues(_DCE):
+    """`_DCE`'s bottom-up walk that also gathers what the signature analysis needs, so the
+    module is walked once: the callable symbols directly in the module (`funcs`) and the ops
+    holding symbol references outside nested symbol tables (`holders`, as
+    `walk_symbol_table` would yield them). Every op is touched once; the signature changes
+    afterwards only queue the definers of the values they drop (`drain`)."""
+
+    __slots__ = ("funcs", "holders")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.funcs: list[Operation] = []
+        self.holders: list[Operation] = []
+
+    def walk_module(self, module: Operation) -> None:
+        for region in module.regions:
+            self.num_blocks += erase_unreachable_blocks(region)
+            for block in reversed(region.blocks):
+                self.collect_block(block, True)
+        self.drain()
+        self.funcs.reverse()  # module order, as the analysis reads them
+        self.holders.reverse()
+
+    def collect_region(self, region: Region, in_table: bool) -> None:
+        self.num_blocks += erase_unreachable_blocks(region)
+        for block in reversed(region.blocks):
+            self.collect_block(block, False, in_table)
+
+    def collect_block(self, block: Block, top: bool, in_table: bool = True) -> None:
+        holders, funcs = self.holders, self.funcs
+        op = block.last
+        while op is not None:
+            prev = op.prev
+            if op.regions:
+                # A nested symbol table's own references are not this table's: only the
+                # table op itself is looked at (walk_symbol_table's rule).
+                nested = in_table and not op._has_symbol_table
+                for r in op.regions:
+                    if nested:
+                        self.collect_region(r, True)
+                    else:
+                        self.region(r)
+            if is_op_trivially_dead(op):
+                self.erase(op)
+            else:
+                attrs = op._attrs
+                if in_table and attrs:
+                    for value in attrs.values():
+                        if type(value) in _REF_HOLDERS:
+                            holders.append(op)
+                            break
+                if top and get_symbol_name(op) is not None and callable_like(op) is not None:
+                    funcs.append(op)
+            op = prev
+
+
+def _alive(op: Operation, root: Operation) -> bool:
+    """`op` is still nested in `root` (the drain may have erased it or an ancestor)."""
+    while op is not root:
+        block = op.parent
+        if block is None or block.parent is None or block.parent.parent is None:
+            return False
+        op = block.parent.parent
+    return True
+
+
+def _queue_definers(d: _DCE, values: list[object]) -> None:
+    d.worklist.extend(v.op for v in values if hasattr(v, "op"))  # type: ignore[attr-defined]
+
+
+def _remove_dead_signature(module: Operation, d: _RemoveDeadValues) -> tuple[int, int]:
+    """Drop unused arguments / never-used results of private functions called only directly.
+
+    `d` has walked the module (dead code erased, functions and symbol users gathered); the ops
+    the changes make dead are erased through its worklist."""
     funcs: dict[str, Operation] = {}
-    for op in module.ops_in_regions():
-        name = get_symbol_name(op)
-        if name is not None and callable_like(op) is not None:
-            funcs[name] = op
+    for op in d.funcs:
+        funcs[get_symbol_name(op)] = op  # type: ignore[index]
     if not funcs:
         return 0, 0
     # Every reference to a function: from a call's callee (ok), or anything else (pins it).
     calls: dict[str, list[Operation]] = {n: [] for n in funcs}
     pinned: set[str] = set()
-    for op in walk_symbol_table(module.regions):
-        attrs = op._attrs
-        if not attrs:
+    for op in d.holders:
+        if op.parent is None or not _alive(op, module):
             continue
         call = call_like(op)
         callee = call.callee_ref() if call is not None else None
-        for value in attrs.values():
+        for value in op._attrs.values():  # type: ignore[union-attr]
             for ref in symbol_refs_in(value):
                 if ref.root not in funcs:
                     continue
@@ -180,8 +253,10 @@ def _remove_dead_signature(module: Operation) -> tuple[int, int]:
         if not all(keep_results):
             # Drop the dead results first: what computed them may be all that used an argument.
             for ret in returns:
-                ret.set_operands([v for v, k in zip(ret.operands, keep_results) if k])
-            dce(f)
+                operands = ret.operands
+                ret.set_operands([v for v, k in zip(operands, keep_results) if k])
+                _queue_definers(d, [v for v, k in zip(operands, keep_results) if not k])
+            d.drain()
         keep_args = [a.has_uses() for a in entry.arguments]
         if all(keep_args) and all(keep_results):
             continue
@@ -199,9 +274,13 @@ def _remove_dead_signature(module: Operation) -> tuple[int, int]:
                 f.set_attr(key, _filter_array(old, keep))  # type: ignore[arg-type]
         for c in sites:
             if len(c._operands) == len(keep_args) and len(c.results) == len(keep_results):
+                dropped = [v for v, k in zip(c.operands, keep_args) if not k]
                 _rebuild_call(c, keep_args, keep_results)
+                # What only fed the dropped operands is dead now.
+                _queue_definers(d, dropped)
         n_args += keep_args.count(False)
         n_results += keep_results.count(False)
+    d.drain()
     return n_args, n_results
 
 
@@ -217,12 +296,15 @@ class RemoveDeadValuesPass(Pass):
     num_results = Statistic("num-results-removed", "Number of function results removed")
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        n_ops, _ = dce(op)
-        if op._has_symbol_table:
-            n_args, n_results = _remove_dead_signature(op)
-            self.num_args += n_args
-            self.num_results += n_results
-            if n_args or n_results:
-                n_more, _ = dce(op)
-                n_ops += n_more
-        self.num_ops += n_ops
+        if not op._has_symbol_table:
+            n_ops, _ = dce(op)
+            self.num_ops += n_ops
+            return
+        # One walk: dead code goes and the signature analysis' inputs are gathered; the
+        # signature changes then erase what they made dead through the same worklist.
+        d = _RemoveDeadValues()
+        d.walk_module(op)
+        n_args, n_results = _remove_dead_signature(op, d)
+        self.num_args += n_args
+        self.num_results += n_results
+        self.num_ops += d.num_ops
