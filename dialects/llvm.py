@@ -49,6 +49,7 @@ from mlc.dialects.llvm_types import (
     LLVMFunctionType,
     LLVMPointerType,
     LLVMVoidType,
+    LoopAnnotationAttr,
     TailCallKindAttr,
     bare_error,
     is_compatible_type,
@@ -115,6 +116,7 @@ LinkageC = format_constraint(LinkageAttr, "LLVM linkage")
 CConvC = format_constraint(CConvAttr, "LLVM calling convention")
 TailCallKindC = format_constraint(TailCallKindAttr, "LLVM tail call kind")
 FastmathC = format_constraint(FastmathFlagsAttr, "LLVM fastmath flags")
+LoopAnnotationC = format_constraint(LoopAnnotationAttr, "LLVM loop annotation")
 FunctionTypeAttrC = Constraint(
     lambda a: type(a) is A.TypeAttr and type(a.value) is LLVMFunctionType,
     "type attribute of LLVM function type",
@@ -671,16 +673,22 @@ class BrOp(Op, BranchOpInterface):
     """Unconditional branch, forwarding operands to the successor's arguments.
 
     The operands are passed to the arguments of the successor block, which they must
-    match in number and type.
+    match in number and type. The optional `loop_annotation` (on a loop's latch) is translated
+    to the branch's `!llvm.loop` metadata.
 
         llvm.br ^bb1(%x : i64)
+        llvm.br ^bb1(%y : i64) loop_annotation = #llvm.loop_annotation<isVectorized = true>
     """
 
     name = "llvm.br"
     traits = (Pure, Terminator)
     destOperands = var_operand(LLVMAnyType)  # noqa: N815 - MLIR's name
+    loop_annotation = opt_prop(LoopAnnotationC)
     dest = successor()
-    format = "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict"
+    format = (
+        "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? "
+        "(`loop_annotation` `=` qualified($loop_annotation)^)? attr-dict"
+    )
     llvm_opcode = "br"
 
     def successor_operands(self, index: int) -> Sequence[Any]:
@@ -715,12 +723,14 @@ class CondBrOp(Op, BranchOpInterface):
             print_hook=print_index_list,
         )
     )
+    loop_annotation = opt_prop(LoopAnnotationC)
     trueDest = successor()  # noqa: N815
     falseDest = successor()  # noqa: N815
     format = (
         "$condition (`weights` `(` $branch_weights^ `)`)? `,` "
         "$trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` "
-        "$falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict"
+        "$falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? "
+        "(`loop_annotation` `=` qualified($loop_annotation)^)? attr-dict"
     )
     llvm_opcode = "br"
 

@@ -480,10 +480,138 @@ class FastmathFlagsAttr(DialectAttr):
         printer.write("<" + (", ".join(self.names) or "none") + ">")
 
 
+# ---------------------------------------------------------------------------------------------
+# Loop annotations (MLIR's `loop_annotation` of llvm.br / llvm.cond_br, translated to the
+# `!llvm.loop` metadata of the branch)
+
+
+class _LoopOptionsAttr(DialectAttr):
+    """Base of `#llvm.loop_*<key = value, ...>`: every key optional, printed in declaration
+    order. `keys` maps a key to its kind: "bool" (`true`/`false`), "i32" (an integer, printed
+    `N : i32`) or an attribute class (a nested `#llvm.loop_*` attribute)."""
+
+    __slots__ = ("options",)
+    keys: dict[str, Any] = {}
+
+    def __new__(cls, options: Any = (), **kw: Any) -> Any:
+        items = dict(options, **kw)
+        for k, v in items.items():
+            kind = cls.keys.get(k)
+            if kind is None:
+                raise ValueError(f"not supported: '{k}' in #{cls.name} (supported: "
+                                 f"{', '.join(cls.keys)})")  # fmt: skip
+            ok = (
+                isinstance(v, bool) if kind == "bool"
+                else isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**31
+                if kind == "i32"
+                else isinstance(v, kind)
+            )  # fmt: skip
+            if not ok:
+                raise ValueError(f"'{k}' of #{cls.name} expects {_kind_text(kind)}, got {v!r}")
+        ordered = tuple((k, items[k]) for k in cls.keys if k in items and items[k] is not None)
+        return Uniqued.__new__(cls, ordered)
+
+    def get(self, key: str) -> Any:
+        """The value of `key`, None when absent."""
+        for k, v in self.options:
+            if k == key:
+                return v
+        return None
+
+    @classmethod
+    def parse_parameters(cls, parser: Any) -> Any:
+        parser.parse_punct("<")
+        items: dict[str, Any] = {}
+        if not parser.parse_optional_punct(">"):
+            while True:
+                key = parser.parse_optional_keyword()
+                if key is None:
+                    raise parser.error(f"expected a key of #{cls.name}")
+                kind = cls.keys.get(key)
+                if kind is None:
+                    raise parser.error(
+                        f"not supported: '{key}' in #{cls.name} (supported: {', '.join(cls.keys)})"
+                    )
+                if key in items:
+                    raise parser.error(f"'{key}' given twice in #{cls.name}")
+                parser.parse_punct("=")
+                if kind == "bool":
+                    word = parser.parse_optional_keyword_in(("true", "false"))
+                    if word is None:
+                        raise parser.error(f"expected 'true' or 'false' for '{key}'")
+                    items[key] = word == "true"
+                elif kind == "i32":
+                    value = parser.parse_integer()
+                    if parser.parse_optional_punct(":"):
+                        parser.parse_keyword("i32")
+                    if not 0 <= value < 2**31:
+                        raise parser.error(f"'{key}' of #{cls.name} must be a non-negative i32")
+                    items[key] = value
+                else:
+                    value = parser.parse_attribute()
+                    if not isinstance(value, kind):
+                        raise parser.error(f"expected #{kind.name} for '{key}'")
+                    items[key] = value
+                if not parser.parse_optional_punct(","):
+                    break
+            parser.parse_punct(">")
+        return cls(items)
+
+    def print_parameters(self, printer: Any) -> None:
+        parts = []
+        for k, v in self.options:
+            kind = self.keys[k]
+            text = ("true" if v else "false") if kind == "bool" else (
+                f"{v} : i32" if kind == "i32" else str(v)
+            )  # fmt: skip
+            parts.append(f"{k} = {text}")
+        printer.write("<" + ", ".join(parts) + ">")
+
+
+def _kind_text(kind: Any) -> str:
+    return {"bool": "a bool", "i32": "a non-negative i32"}.get(
+        kind, f"#{getattr(kind, 'name', kind)}"
+    )
+
+
+class LoopVectorizeAttr(_LoopOptionsAttr):
+    """`#llvm.loop_vectorize<disable = true, width = 8 : i32>`: LLVM's loop vectorizer hints
+    (`llvm.loop.vectorize.*`)."""
+
+    __slots__ = ()
+    name = "llvm.loop_vectorize"
+    keys = {"disable": "bool", "predicateEnable": "bool", "scalableEnable": "bool",
+            "width": "i32"}  # fmt: skip
+
+
+class LoopUnrollAttr(_LoopOptionsAttr):
+    """`#llvm.loop_unroll<disable = true>`: LLVM's loop unroller hints (`llvm.loop.unroll.*`)."""
+
+    __slots__ = ()
+    name = "llvm.loop_unroll"
+    keys = {"disable": "bool", "count": "i32", "runtimeDisable": "bool", "full": "bool"}
+
+
+class LoopAnnotationAttr(_LoopOptionsAttr):
+    """`#llvm.loop_annotation<vectorize = #llvm.loop_vectorize<disable = true>, unroll =
+    #llvm.loop_unroll<disable = true>>`: the hints of the loop whose latch branch carries it
+    (the `loop_annotation` attribute of llvm.br / llvm.cond_br), translated to that branch's
+    `!llvm.loop` metadata. Supported: `disableNonforced`, `vectorize`, `unroll`,
+    `mustProgress`, `isVectorized` (MLIR's other keys are rejected as not supported)."""
+
+    __slots__ = ()
+    name = "llvm.loop_annotation"
+    keys = {"disableNonforced": "bool", "vectorize": LoopVectorizeAttr,
+            "unroll": LoopUnrollAttr, "mustProgress": "bool", "isVectorized": "bool"}  # fmt: skip
+
+
 FASTMATH_NONE = FastmathFlagsAttr(0)
 LINKAGE_EXTERNAL = LinkageAttr("external")
 CCONV_C = CConvAttr("ccc")
 TAILCALL_NONE = TailCallKindAttr("none")
 
 TYPES = [LLVMPointerType, LLVMVoidType, LLVMArrayType, LLVMStructType, LLVMFunctionType]
-ATTRIBUTES = [LinkageAttr, CConvAttr, TailCallKindAttr, FastmathFlagsAttr]
+ATTRIBUTES = [
+    LinkageAttr, CConvAttr, TailCallKindAttr, FastmathFlagsAttr, LoopVectorizeAttr,
+    LoopUnrollAttr, LoopAnnotationAttr,
+]  # fmt: skip
