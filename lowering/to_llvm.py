@@ -44,6 +44,9 @@ from mlc.dialects.llvm_types import (
     LLVMPointerType,
     LLVMStructType,
     LLVMVoidType,
+    LoopAnnotationAttr,
+    LoopUnrollAttr,
+    LoopVectorizeAttr,
 )
 
 from mlc.diagnostics import Diagnostic, engine
@@ -52,7 +55,8 @@ from mlc.ir import attributes as A
 from mlc.ir.affine import AffineExpr, AffineMap
 from mlc.ir.core import Block, Operation, Region, Value
 from mlc.ir.opdef import Pure
-from mlc.pass_manager import Pass, PassContext, Statistic
+from mlc.knobs import Bool
+from mlc.pass_manager import KnobDecl, Pass, PassContext, Statistic
 
 __all__ = [
     "ConvertToLLVMPass",
@@ -157,6 +161,12 @@ def _pow2(n: int) -> int:
 # Per-function lowering state
 
 
+VECTORIZED_LOOP_HINTS = LoopAnnotationAttr(
+    vectorize=LoopVectorizeAttr(disable=True), unroll=LoopUnrollAttr(disable=True)
+)
+"""The latch annotation of a loop that mlc vectorized (see `ModuleLowering.loop_hints`)."""
+
+
 class ModuleLowering:
     """Module-level state: the new module body, external declarations, outlined bodies."""
 
@@ -173,6 +183,17 @@ class ModuleLowering:
         self.outlined: list[tuple[str, Operation]] = []  # (enclosing function, body)
         self._last_decl: Operation | None = None
         self.func_types: dict[str, A.FunctionType] = {}
+        # `loop_hints` knob at a loop op (an affine.for or affine.parallel) -> bool; None:
+        # the default (True) everywhere.
+        self.knob: Callable[[Operation], bool] | None = None
+
+    def loop_hints(self, loop: Operation) -> A.Attribute | None:
+        """The `loop_annotation` of the latch of `loop`, whose body was vectorized by mlc
+        (vector-dialect ops), when its `loop_hints` knob says so: LLVM's loop vectorizer and
+        unroller leave it as it is (they would mostly duplicate code that is vector already)."""
+        if self.knob is not None and not self.knob(loop):
+            return None
+        return VECTORIZED_LOOP_HINTS
 
     def declare(self, name: str, result: A.Type | None, params: Sequence[A.Type]) -> str:
         """An external `llvm.func` declaration (malloc, free, libm, runtime), made once."""
@@ -240,6 +261,7 @@ class FnLowering:
         self._pure: dict[tuple[Any, ...], tuple[Value, Block]] = {}
         self._doms: dict[Block, frozenset[Block]] = {self.block: frozenset((self.block,))}
         self._last_const: Operation | None = None
+        self.vector_ops = 0  # vector-dialect ops lowered so far (loops use the count)
 
     # -- building ------------------------------------------------------------------------------
 
@@ -358,8 +380,8 @@ class FnLowering:
         self.region.add_block(block)
         self.block = block
 
-    def br(self, dest: Block, args: Sequence[Value] = ()) -> None:
-        self.op(llvm.BrOp, list(args), [], None, [dest])
+    def br(self, dest: Block, args: Sequence[Value] = ()) -> Operation:
+        return self.op(llvm.BrOp, list(args), [], None, [dest])
 
     def cond_br(
         self,
@@ -632,8 +654,13 @@ class LegalizeError(Exception):
         self.reason = reason
 
 
+_AFFINE_VECTOR_OPS = frozenset(("affine.vector_load", "affine.vector_store"))
+
+
 def lower_op(fn: FnLowering, op: Operation) -> None:
     impl = LOWERINGS.get(op.name)
+    if op.dialect_name == "vector" or op.name in _AFFINE_VECTOR_OPS:
+        fn.vector_ops += 1  # the code was vectorized by mlc: see `loop_hints`
     if impl is None:
         if op.dialect_name == "llvm" and not op.regions and not op.successors:
             impl = _clone_llvm_op
@@ -819,10 +846,12 @@ def _call(fn: FnLowering, op: Operation) -> None:
 # The pass
 
 
-def lower_module(module: Operation) -> bool:
+def lower_module(module: Operation, knob: Callable[[Operation], bool] | None = None) -> bool:
     """Lower every func.func and memref.global of `module` in place; report failures as
-    located `failed to legalize` errors. Returns success."""
+    located `failed to legalize` errors. Returns success. `knob(loop)`: the `loop_hints`
+    decision at a vectorized loop (default: True)."""
     mod = ModuleLowering(module)
+    mod.knob = knob
     block = module.regions[0].blocks[0]
     todo = list(block)
     # Every op must be lowerable before anything changes (no half-converted module).
@@ -885,13 +914,32 @@ class ConvertToLLVMPass(Pass):
     name = "convert-to-llvm"
     anchor = "builtin.module"
     num_functions = Statistic("num-functions", "Number of functions lowered")
+    num_hinted = Statistic("num-loop-hints", "Number of vectorized loops annotated")
+    knobs = (
+        KnobDecl(
+            "loop_hints",
+            "bool",
+            "At a loop (affine.for, affine.parallel) whose body has vector ops: annotate its "
+            "latch with `#llvm.loop_annotation<vectorize = <disable>, unroll = <disable>>` "
+            "(default true), so that LLVM neither vectorizes nor unrolls it again",
+        ),
+    )
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         n = sum(1 for o in op.regions[0].blocks[0] if o.name == "func.func")
-        if not lower_module(op):
+        hinted = 0
+
+        def knob(loop: Operation) -> bool:
+            nonlocal hinted
+            on = bool(ctx.knob(loop, "loop_hints", Bool(), True))
+            hinted += on
+            return on
+
+        if not lower_module(op, knob):
             ctx.signal_failure()
             return
         self.num_functions += n
+        self.num_hinted += hinted
 
 
 # The other dialects' lowerings register themselves in LOWERINGS.

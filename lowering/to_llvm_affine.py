@@ -53,9 +53,13 @@ def emit_loop(
     step: int,
     inits: Sequence[Value],
     body: object,
+    loop: Operation | None = None,
 ) -> list[Value]:
     """`for (iv = lb; iv < ub; iv += step)` carrying `inits`; `body(iv, iters)` builds the body
-    at the current block and returns the next iteration's values. Returns the final values."""
+    at the current block and returns the next iteration's values. Returns the final values.
+    `loop`: the op being lowered; when the body lowered vector ops, its latch gets the
+    annotation `fn.m.loop_hints(loop)` decides."""
+    vector_ops = fn.vector_ops
     header = fn.new_block([I64, *[v.type for v in inits]])
     fn.br(header, [lb, *inits])
     fn.enter(header)
@@ -67,7 +71,11 @@ def emit_loop(
     fn.cond_br(cond, body_block, exit_block, (), iters)
     fn.enter(body_block)
     nexts = body(iv, iters)  # type: ignore[operator]
-    fn.br(header, [fn.add(iv, fn.const(step)), *nexts])
+    latch = fn.br(header, [fn.add(iv, fn.const(step)), *nexts])
+    if loop is not None and fn.vector_ops != vector_ops:
+        hints = fn.m.loop_hints(loop)
+        if hints is not None:
+            latch.set_attr("loop_annotation", hints)
     fn.enter(exit_block)
     return list(exit_block.arguments)
 
@@ -88,7 +96,7 @@ def _for(fn: FnLowering, op: Operation) -> None:
             fn.vmap[a] = v
         return fn.lower_ops(old)
 
-    results = emit_loop(fn, lb, ub, op.step_value, inits, body)  # type: ignore[attr-defined]
+    results = emit_loop(fn, lb, ub, op.step_value, inits, body, op)  # type: ignore[attr-defined]
     for r, v in zip(op.results, results):
         fn.vmap[r] = v
 
@@ -142,7 +150,7 @@ def _parallel_nest(
     def body(iv: Value, iters: list[Value]) -> list[Value]:
         return _parallel_nest(fn, op, bounds, first + 1, [*ivs, iv], iters)
 
-    return emit_loop(fn, lb, ub, steps[first], accs, body)
+    return emit_loop(fn, lb, ub, steps[first], accs, body, op)
 
 
 @lowering("affine.parallel")
@@ -255,7 +263,7 @@ def _outline_parallel(fn: FnLowering, op: Operation) -> None:
     def body(iv: Value, iters: list[Value]) -> list[Value]:
         return _parallel_nest(bf, op, bounds, 1, [iv], iters)
 
-    emit_loop(bf, begin, end, steps[0], [], body)
+    emit_loop(bf, begin, end, steps[0], [], body, op)
     bf.op(llvm.ReturnOp)
     drop_dead_constants(body_fn)
     # The caller: fill the context, call the runtime.

@@ -177,6 +177,7 @@ class _ModuleWriter:
         self.intrinsics: dict[str, str] = {}
         self.structs: dict[str, LLVMStructType] = {}
         self.metadata: list[str] = []
+        self.metadata_ids: dict[str, int] = {}  # uniqued nodes -> their number
         self.seen_types: set[A.Type] = set()
         self.type_text: dict[A.Type, str] = {}  # types are uniqued: one spelling per type
 
@@ -791,7 +792,65 @@ def _unreachable(w: _FunctionWriter, op: Operation) -> str:
 
 @_instr("llvm.br")
 def _br(w: _FunctionWriter, op: Operation) -> str:
-    return f"br {w.label(op.successors[0])}"
+    return f"br {w.label(op.successors[0])}" + _loop_metadata(w, op)
+
+
+def _loop_options(a: Any) -> list[str]:
+    """The `llvm.loop.*` property nodes of a `#llvm.loop_annotation` (MLIR's translation:
+    `vectorize<disable>` becomes `vectorize.enable` negated, a true unit option its name)."""
+    out = []
+
+    def flag(name: str, value: Any) -> None:
+        if value:
+            out.append(f'!{{!"{name}"}}')
+
+    def boolean(name: str, value: Any) -> None:
+        if value is not None:
+            out.append(f'!{{!"{name}", i1 {"true" if value else "false"}}}')
+
+    def i32(name: str, value: Any) -> None:
+        if value is not None:
+            out.append(f'!{{!"{name}", i32 {value}}}')
+
+    flag("llvm.loop.disable_nonforced", a.get("disableNonforced"))
+    if a.get("isVectorized"):
+        out.append('!{!"llvm.loop.isvectorized", i32 1}')
+    v = a.get("vectorize")
+    if v is not None:
+        d = v.get("disable")
+        boolean("llvm.loop.vectorize.enable", None if d is None else not d)
+        boolean("llvm.loop.vectorize.predicate.enable", v.get("predicateEnable"))
+        boolean("llvm.loop.vectorize.scalable.enable", v.get("scalableEnable"))
+        i32("llvm.loop.vectorize.width", v.get("width"))
+    u = a.get("unroll")
+    if u is not None:
+        d = u.get("disable")
+        if d is not None:
+            out.append('!{!"llvm.loop.unroll.disable"}' if d else '!{!"llvm.loop.unroll.enable"}')
+        i32("llvm.loop.unroll.count", u.get("count"))
+        flag("llvm.loop.unroll.runtime.disable", u.get("runtimeDisable"))
+        flag("llvm.loop.unroll.full", u.get("full"))
+    flag("llvm.loop.mustprogress", a.get("mustProgress"))
+    return out
+
+
+def _loop_metadata(w: _FunctionWriter, op: Operation) -> str:
+    """`, !llvm.loop !N` for a branch with a `loop_annotation`: a distinct node per loop whose
+    property nodes are shared by the whole module."""
+    a = op.get_attr("loop_annotation")
+    if a is None:
+        return ""
+    mw = w.mw
+    refs = []
+    for node in _loop_options(a):
+        k = mw.metadata_ids.get(node)
+        if k is None:
+            k = mw.metadata_ids[node] = len(mw.metadata)
+            mw.metadata.append(node)
+        refs.append(f", !{k}")
+    k = len(mw.metadata)
+    mw.metadata.append(f"distinct !{{!{k}{''.join(refs)}}}")
+    return f", !llvm.loop !{k}"
 
 
 def _weights(w: _FunctionWriter, op: Operation) -> str:
@@ -806,7 +865,8 @@ def _weights(w: _FunctionWriter, op: Operation) -> str:
 @_instr("llvm.cond_br")
 def _cond_br(w: _FunctionWriter, op: Operation) -> str:
     t, f = op.successors
-    return f"br {w.tv(op.operands[0])}, {w.label(t)}, {w.label(f)}" + _weights(w, op)
+    text = f"br {w.tv(op.operands[0])}, {w.label(t)}, {w.label(f)}" + _weights(w, op)
+    return text + _loop_metadata(w, op)
 
 
 @_instr("llvm.switch")
