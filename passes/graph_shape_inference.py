@@ -434,6 +434,8 @@ class _Refiner:
         # the interprocedural fixpoint propagates from these instead of re-sweeping bodies.
         self.changed: list[Value] = []
         self.callees: list[Operation] = []
+        # Refined result types per graph op signature (see `_refine_graph`).
+        self.memo: dict[tuple, list[A.Type]] = {}
 
     def set_type(self, v: Value, t: A.Type) -> None:
         if v not in self.original:
@@ -475,7 +477,8 @@ class _Refiner:
 
     def _refine_graph(self, op: Operation) -> None:
         results = op.results
-        if len(results) == 1 and G.Elementwise in type(op)._traits:
+        cls = type(op)
+        if len(results) == 1 and G.Elementwise in cls._traits:
             # An elementwise op whose operands all have its result type infers that type.
             t = results[0].type
             for u in op._operands:
@@ -483,8 +486,27 @@ class _Refiner:
                     break
             else:
                 return
+        key: tuple | None = None
+        if not op.regions:
+            # The refined result types are a function of the op class, the operand and result
+            # types and the attributes (all interned, hashed by identity): computed once per
+            # signature (graphs repeat a few layer shapes many times).
+            attrs = op._attrs
+            key = (
+                cls,
+                *[u.value.type for u in op._operands],
+                None,
+                *[r.type for r in results],
+                *(attrs.items() if attrs else ()),
+            )
+            refined = self.memo.get(key)
+            if refined is not None:
+                for r, new in zip(results, refined):
+                    if new is not r.type:
+                        self.set_type(r, new)
+                return
         try:
-            inferred = type(op).infer_from(  # type: ignore[attr-defined]
+            inferred = cls.infer_from(  # type: ignore[attr-defined]
                 [u.value.type for u in op._operands],
                 op._attrs or {},
                 [r.type for r in results],
@@ -492,12 +514,17 @@ class _Refiner:
             )
         except ShapeInferenceError as e:
             raise _Conflict(op, f"shape conflict: {e}") from None
+        refined = []
         for i, (r, t) in enumerate(zip(results, inferred)):
             new = refine_type(r.type, t)
             if new is None:
                 raise _Conflict(
                     op, f"shape conflict: result #{i} has type {r.type}, but the operands give {t}"
                 )
+            refined.append(new)
+        if key is not None:
+            self.memo[key] = refined
+        for r, new in zip(results, refined):
             if new is not r.type:
                 self.set_type(r, new)
 
