@@ -505,3 +505,27 @@ def test_sibling_merge_checks_are_linear(monkeypatch: pytest.MonkeyPatch) -> Non
     mlc.run_pipeline(module, "builtin.module(graph-fusion)")
     assert "graph.fused" in str(module)
     np.testing.assert_allclose(run(module, "main", x)[0], want, rtol=1e-5)
+
+
+def test_site_keys_with_repeated_signatures_match_site_of() -> None:
+    # Fingerprints are memoized per (op class, types, attributes): ops with the same types
+    # but different attributes (the softmax axes) keep distinct keys, and repeated ops are
+    # numbered in block order, as `mlc.knobs.site_of` spells them.
+    from mlc.knobs import site_of
+
+    text = f"""
+func.func @main(%x: {S}) -> {S} {{
+  %a = graph.exp %x : {S}
+  %s0 = graph.softmax %a {{axis = 0 : i64}} : ({S}) -> {S}
+  %s1 = graph.softmax %a {{axis = 1 : i64}} : ({S}) -> {S}
+  %e0 = graph.exp %s0 : {S}
+  %e1 = graph.exp %s1 : {S}
+  %r = graph.add %e0, %e1 : ({S}, {S}) -> {S}
+  return %r : {S}
+}}
+"""
+    module = mlc.parse(text)
+    want = {site_of(op).key for op in module.walk() if op.name in ("graph.exp", "graph.softmax")}
+    assert len(want) == 5
+    _, ctx = fused(text)
+    assert {r.site for r in ctx.space()} == want

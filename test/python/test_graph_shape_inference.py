@@ -16,7 +16,7 @@ from mlc.passes.graph_shape_inference import DimEquivalence, generalize_types, r
 import mlc
 from mlc.interp import run
 from mlc.ir import attributes as A
-from mlc.pass_manager import PassError
+from mlc.pass_manager import PassError, PassManager
 
 PIPELINE = "builtin.module(graph-shape-inference)"
 D = A.DYNAMIC
@@ -493,3 +493,45 @@ def test_call_chain_work_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
     text = str(module)
     assert "func.func private @f2(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32>" in text
     assert "func.func @main(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> {" in text
+
+
+def test_inference_is_computed_once_per_signature(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Refined result types are memoized per (op class, operand/result types, attributes): a
+    # chain of identical layers infers once, and every layer still gets its refined type.
+    import mlc.dialects.graph as G
+
+    calls = 0
+    original = G.MatmulOp.infer_from.__func__
+
+    def counted(cls: type, *args: object) -> object:
+        nonlocal calls
+        calls += 1
+        return original(cls, *args)
+
+    monkeypatch.setattr(G.MatmulOp, "infer_from", classmethod(counted))
+    # Every result is declared ?x?; each layer's operand is refined to ?x8 before the layer is
+    # visited, so all 40 layers have one signature.
+    lines, h, ht = [], "%x", "tensor<?x8xf32>"
+    for i in range(40):
+        lines.append(f"  %h{i} = graph.matmul {h}, %w : ({ht}, tensor<8x8xf32>) -> tensor<?x?xf32>")
+        h, ht = f"%h{i}", "tensor<?x?xf32>"
+    text = (
+        "func.func @main(%x: tensor<?x8xf32>, %w: tensor<8x8xf32>, %v: tensor<4x8xf32>)"
+        " -> tensor<?x?xf32> {\n" + "\n".join(lines) + f"\n  return {h} : {ht}\n}}\n"
+    )
+    module = mlc.parse(text)
+    calls = 0  # (the parser's verifier infers too)
+    pm = PassManager.parse(PIPELINE)
+    pm.enable_verifier(False)
+    assert pm.run(module)
+    assert calls == 1, calls
+    types = [str(op.results[0].type) for op in module.walk() if op.name == "graph.matmul"]
+    assert types == ["tensor<?x8xf32>"] * 40
+    # A conflicting op of a signature seen before is still an error.
+    bad = text.replace(
+        "%h5 = graph.matmul %h4, %w : (tensor<?x?xf32>, tensor<8x8xf32>)",
+        "%h5 = graph.matmul %h4, %v : (tensor<?x?xf32>, tensor<4x8xf32>)",
+    )
+    assert bad != text
+    with pytest.raises(PassError):
+        mlc.run_pipeline(mlc.parse(bad), PIPELINE)
