@@ -62,11 +62,12 @@ def small_functions(n: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def pass_mix(n_pairs: int) -> str:
+def pass_mix(n_pairs: int, first: int = 0) -> str:
     """Work for every core pass: per pair, a private leaf called twice (inline), duplicates (cse),
-    an invariant op in a loop (licm), a cast round trip (reconcile), dead code (dce). 20 ops."""
+    an invariant op in a loop (licm), a cast round trip (reconcile), dead code (dce). 20 ops.
+    Pairs are numbered from `first` (the symbol names)."""
     out = []
-    for i in range(n_pairs):
+    for i in range(first, first + n_pairs):
         out.append(
             f"""func.func private @leaf{i}(%a: i32) -> i32 {{
   %0 = arith.muli %a, %a : i32
@@ -104,34 +105,44 @@ CORE_PASSES = (
 def linearity(small_pairs: int, repeats: int) -> list[tuple[str, float, float]]:
     """Each core pass alone on the pass mix at two sizes (10x apart): (pass, t_small, t_big).
 
-    Each timed run gets a fresh clone of the parsed module and a `gc.collect()` before the
-    timer; rounds interleave the two sizes and the best of each is kept. A sample is the mean
-    of modules run back to back: 10 of the small size per big one (equal work), and as many big
-    ones as make a sample last `MIN_SAMPLE` seconds (from an untimed first run). The best of
-    single short runs is biased low on a shared machine (a run that fits in one scheduler slice
-    keeps its caches warm), which inflated the ratio, and a 2 ms pass (symbol-privatize at 10k
-    ops) moved by +-30% between samples of one run."""
+    The small size is the big module cut in ten slices (see below). Each timed run gets a fresh
+    clone of a parsed module and a `gc.collect()` before the timer; rounds interleave the two
+    sizes and the best of each is kept. A sample is the mean of modules run back to back: 10
+    of the small size per big one (equal work), and as many big ones as make a sample last
+    `MIN_SAMPLE` seconds (from an untimed first run). The best of single short runs is biased
+    low on a shared machine (a run that fits in one scheduler slice keeps its caches warm),
+    which inflated the ratio, and a 2 ms pass (symbol-privatize at 10k ops) moved by +-30%
+    between samples of one run."""
     import mlc
     from mlc.ir.context import default_context
     from mlc.pass_manager import PassManager
 
     default_context().register_dialect_module("ptest", "mlc.passes.test_dialect")
-    # Parsed once per size; each timed run gets a fresh clone (cheaper than a parse).
-    parsed = [mlc.parse(pass_mix(small_pairs)), mlc.parse(pass_mix(10 * small_pairs))]
+    # Each timed run gets a fresh clone (cheaper than a parse). Attributes are uniqued in the
+    # context and a clone shares its source's locations, so ten clones of one small module
+    # would read the same attribute and location objects ten times (warm in the caches after
+    # the first run) where the big module reads each of its own once, which flattered the
+    # small size. The small size is therefore ten modules that are the ten slices of the big
+    # one (symbols numbered apart), and a sample's k-th small module is a clone of slice
+    # k % 10: the same data, read as often, at both sizes.
+    sources = [
+        [mlc.parse(pass_mix(small_pairs, k * small_pairs)) for k in range(10)],
+        [mlc.parse(pass_mix(10 * small_pairs))],
+    ]
     rows = []
     for name in CORE_PASSES:
         pm = PassManager.parse(f"builtin.module({name})")
         pm.enable_verifier(False)
-        probe = parsed[1].clone()
+        probe = sources[1][0].clone()
         t0 = CLOCK()
         pm.run(probe)
         per_big = max(1, min(8, round(MIN_SAMPLE / max(CLOCK() - t0, 1e-6))))
         del probe
-        times = [float("inf")] * len(parsed)
+        times = [float("inf")] * len(sources)
         for _ in range(repeats):
-            for i, source in enumerate(parsed):
+            for i, srcs in enumerate(sources):
                 copies = per_big * (10 if i == 0 else 1)
-                modules = [source.clone() for _ in range(copies)]
+                modules = [srcs[k % len(srcs)].clone() for k in range(copies)]
                 pm = PassManager.parse(f"builtin.module({name})")
                 pm.enable_verifier(False)
                 gc.collect()
