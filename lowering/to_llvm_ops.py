@@ -7,6 +7,7 @@ element for vectors; f16 and bf16 compute in f32.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from mlc.dialects import llvm
@@ -151,10 +152,31 @@ def _int_minmax(fn: FnLowering, op: Operation) -> None:
     fn.vmap[op.results[0]] = int_minmax(fn, pred, a, b)
 
 
+def _float_constant(v: Value) -> float | None:
+    """The value of an llvm.mlir.constant float (or splat vector of one), else None."""
+    op = v.defining_op()
+    if op is None or type(op) is not llvm.ConstantOp:
+        return None
+    a = op.get_attr("value")
+    if type(a) is A.FloatAttr:
+        return float(a.value)  # type: ignore[attr-defined]
+    if type(a) is A.DenseElementsAttr and a.is_splat:  # type: ignore[attr-defined]
+        return float(a.splat_value)  # type: ignore[attr-defined]
+    return None
+
+
 def float_minmax(fn: FnLowering, is_max: bool, a: Value, b: Value, fm: dict | None = None) -> Value:
     """arith.maximumf/minimumf: NaN if either is NaN, and -0.0 < +0.0."""
     fm = fm or {}
     t = a.type
+    # Against a constant that is not NaN and not the zero the order would have to lift (-0.0
+    # for max, +0.0 for min), one unordered compare and a select are exact: a NaN operand or
+    # the strictly better one is picked, otherwise the constant (relu: max(x, +0.0)).
+    for x, c in ((a, b), (b, a)):
+        k = _float_constant(c)
+        lifted = -1.0 if is_max else 1.0  # the sign of the zero that must not be the constant
+        if k is not None and k == k and not (k == 0.0 and math.copysign(1.0, k) == lifted):
+            return fn.select(_fcmp(fn, "ugt" if is_max else "ult", x, c, fm), x, c)
     pick = fn.select(_fcmp(fn, "ogt" if is_max else "olt", a, b, fm), a, b)
     # Equal values (incl. +0/-0): and/or of the bits picks +0 for max, -0 for min.
     et = _elem(t)
