@@ -562,24 +562,15 @@ def define_format(cls: type, fmt: str) -> None:
     """`compile_format`, with the Python compilation of the generated hooks deferred to their
     first use (how op classes get their format: importing a dialect compiles nothing).
 
-    The format is checked and the hooks' sources generated now, so a bad format raises
-    TypeError at class definition exactly as with `compile_format`.
+    The format is checked and the printer's and parser's sources generated now, so a bad
+    format raises TypeError at class definition exactly as with `compile_format`; the parser's
+    fast path and line-op path (made by the same generator from the same checked format, and
+    half of the generation time of a fresh process's imports) are generated on first use too.
     """
-    from mlc.syntax.format_gen import (
-        fast_parser_source,
-        line_parser_source,
-        parser_source,
-        printer_source,
-    )
+    from mlc.syntax.format_gen import parser_source, printer_source
 
     info = _check(cls, fmt)
-    hooks = _LazyHooks(
-        cls,
-        printer_source(info),
-        parser_source(info),
-        fast_parser_source(info),
-        line_parser_source(info),
-    )
+    hooks = _LazyHooks(cls, printer_source(info), parser_source(info), info)
     cls.print_asm = _LazyHook(hooks, "print_asm")  # type: ignore[attr-defined]
     cls.parse_asm = _LazyHook(hooks, "parse_asm")  # type: ignore[attr-defined]
 
@@ -587,24 +578,24 @@ def define_format(cls: type, fmt: str) -> None:
 class _LazyHooks:
     """The generated sources of one class's hooks, compiled together on first use."""
 
-    __slots__ = ("cls", "printer", "parser", "fast", "line")
+    __slots__ = ("cls", "printer", "parser", "info")
 
-    def __init__(self, cls: type, printer: Any, parser: Any, fast: Any, line: Any) -> None:
+    def __init__(self, cls: type, printer: Any, parser: Any, info: _Info) -> None:
         self.cls = cls
         self.printer = printer
         self.parser = parser
-        self.fast = fast
-        self.line = line
+        self.info = info
 
     def install(self) -> None:
         """Replace the class's lazy hooks by the compiled ones (unless replaced meanwhile)."""
-        from mlc.syntax.format_gen import build_parser
+        from mlc.syntax.format_gen import build_parser, fast_parser_source, line_parser_source
 
         cls = self.cls
         if type(cls.__dict__.get("print_asm")) is _LazyHook:
             cls.print_asm = self.printer.build()  # type: ignore[attr-defined]
         if type(cls.__dict__.get("parse_asm")) is _LazyHook:
-            cls.parse_asm = classmethod(build_parser(self.parser, self.fast, self.line))  # type: ignore[attr-defined]
+            fast, line = fast_parser_source(self.info), line_parser_source(self.info)
+            cls.parse_asm = classmethod(build_parser(self.parser, fast, line))  # type: ignore[attr-defined]
 
 
 class _LazyHook:
