@@ -74,6 +74,21 @@ class LoopInvariantCodeMotionPass(Pass):
     num_hoisted = Statistic("num-hoisted", "Number of ops hoisted out of loops")
 
     def run(self, op: Operation, ctx: PassContext) -> None:
-        loops = [o for o in op.walk() if o is not op and loop_like(o) is not None]
+        loops: list[Operation] = []
+        _collect_loops(op, loops)
         for loop in loops:
             self.num_hoisted += move_loop_invariant_code(loop)
+
+
+def _collect_loops(op: Operation, out: list[Operation]) -> None:
+    """The loop-like ops nested in `op`, inner loops before outer ones (post-order). Only ops
+    with regions can be loops: the others are passed over without an interface query."""
+    for region in op.regions:
+        for block in region.blocks:
+            child = block.first
+            while child is not None:
+                if child.regions:
+                    _collect_loops(child, out)
+                    if loop_like(child) is not None:
+                        out.append(child)
+                child = child.next

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from mlc.ir.attributes import StringAttr
 from mlc.ir.core import Operation
-from mlc.ir.symbols import get_symbol_name, get_symbol_visibility, set_symbol_visibility
+from mlc.ir.symbols import PRIVATE, PUBLIC, SYM_NAME, SYM_VISIBILITY
 from mlc.pass_manager import ListOption, Pass, PassContext, Statistic
 
 
@@ -19,12 +20,23 @@ class SymbolPrivatizePass(Pass):
             ctx.error(f"symbol-privatize expects a symbol table op, got '{op.name}'", op)
             return
         exclude = set(self.exclude)
+        private = StringAttr(PRIVATE)
+        n = 0
         for region in op.regions:
             for block in region.blocks:
-                for child in block:
-                    name = get_symbol_name(child)
-                    if name is None or name in exclude:
-                        continue
-                    if get_symbol_visibility(child) == "public":
-                        set_symbol_visibility(child, "private")
-                        self.num_privatized += 1
+                child = block.first
+                while child is not None:
+                    # get_symbol_name / get_symbol_visibility / set_symbol_visibility, inlined:
+                    # one attribute dict read per op and no per-op attribute construction.
+                    attrs = child._attrs
+                    if attrs is not None and type(attrs.get(SYM_NAME)) is StringAttr:
+                        vis = attrs.get(SYM_VISIBILITY)
+                        if vis is None:
+                            vis = type(child)._prop_defaults.get(SYM_VISIBILITY)
+                        if (type(vis) is not StringAttr or vis.value == PUBLIC) and not (
+                            exclude and attrs[SYM_NAME].value in exclude
+                        ):
+                            attrs[SYM_VISIBILITY] = private
+                            n += 1
+                    child = child.next
+        self.num_privatized += n
