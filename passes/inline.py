@@ -211,7 +211,10 @@ class InlinerPass(Pass):
                     found.append((nested, callee))
             return found
 
-        edges = {f: [c for _, c in calls_in(f)] for f in funcs}
+        # One walk of every body: the call sites serve the call graph and then the inlining
+        # (a function's body only changes when calls are inlined into it, at its own turn).
+        sites = {f: calls_in(f) for f in funcs}
+        edges = {f: [c for _, c in found] for f, found in sites.items()}
         sizes: dict[Operation, int] = {}
         inlined_callees: set[Operation] = set()
         sccs = _sccs(funcs, edges)
@@ -223,7 +226,7 @@ class InlinerPass(Pass):
             members = recursive  # never inline a recursive callee (it would unfold forever)
             for f in comp:
                 self._inline_into(
-                    f, members, calls_in(f), resolve, bodies, sizes, inlined_callees, ctx
+                    f, members, sites.pop(f), resolve, bodies, sizes, inlined_callees, ctx
                 )
         if not inlined_callees:
             return

@@ -22,12 +22,29 @@ def _input_cast(cast: Operation) -> Operation | None:
     return first
 
 
+def _collect_casts(op: Operation, out: list[Operation]) -> None:
+    """The casts nested in `op` (and `op` itself), in post-order like `walk`, without a
+    generator per op with regions."""
+    for region in op.regions:
+        for block in region.blocks:
+            child = block.first
+            while child is not None:
+                if child.regions:
+                    _collect_casts(child, out)
+                elif child.name == CAST_OP_NAME:
+                    out.append(child)
+                child = child.next
+    if op.name == CAST_OP_NAME:
+        out.append(op)
+
+
 def reconcile_unrealized_casts(root: Operation) -> tuple[int, int]:
     """Replace casts that round-trip to the original types; erase dead casts.
 
     Returns (casts folded, casts erased). Casts that do not cancel out are kept.
     """
-    casts = [op for op in root.walk() if op.name == CAST_OP_NAME]
+    casts: list[Operation] = []
+    _collect_casts(root, casts)
     folded = 0
     for cast in casts:
         if cast.parent is None:
