@@ -928,10 +928,13 @@ class ConvertToLLVMPass(Pass):
     def run(self, op: Operation, ctx: PassContext) -> None:
         n = sum(1 for o in op.regions[0].blocks[0] if o.name == "func.func")
         hinted = 0
+        # The lowering builds new functions and leaves the old ops as they are until the end:
+        # the sites of nested loops can share their ops' descriptions.
+        memo: dict[Operation, str] = {}
 
         def knob(loop: Operation) -> bool:
             nonlocal hinted
-            on = bool(ctx.knob(loop, "loop_hints", Bool(), True))
+            on = bool(ctx.knob(ctx.site(loop, memo), "loop_hints", Bool(), True))
             hinted += on
             return on
 

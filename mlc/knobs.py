@@ -390,14 +390,17 @@ class _SiteIndex:
         # op name -> (occurrence of each op met, next occurrence of each fingerprint)
         self.by_name: dict[str, tuple[dict[Operation, int], dict[str, int]]] = {}
 
-    def occurrence(self, scope: Operation | None, op: Operation, fp: str) -> int:
+    def occurrence(
+        self, scope: Operation | None, op: Operation, fp: str, memo: dict | None = None
+    ) -> int:
         entry = self.by_name.get(op.name)
         if entry is None:
             table: dict[Operation, int] = {}
             counts: dict[str, int] = {}
             root = scope if scope is not None else _root(op)
             name = op.name
-            memo: dict[Operation, str] = {}
+            if memo is None:
+                memo = {}
             for other in root.walk(post_order=False):
                 if other.name == name and other is not root:
                     ofp = fp if other is op else fingerprint(other, memo)
@@ -419,21 +422,28 @@ def _root(op: Operation) -> Operation:
     return op
 
 
-def site_of(op: Operation, cache: dict[int, _SiteIndex] | None = None) -> Site:
+def site_of(
+    op: Operation,
+    cache: dict[int, _SiteIndex] | None = None,
+    memo: dict[Operation, str] | None = None,
+) -> Site:
     """The site of `op`: `@function/op.name:fingerprint/occurrence`.
 
     The occurrence counts earlier ops of the same fingerprint in the same function (pre-order),
-    so two identical calls in one function get distinct, stable keys.
+    so two identical calls in one function get distinct, stable keys. `memo` (see
+    `_signature`): descriptions shared by the sites a caller asks while the ops they describe
+    do not change (the sites of nested loops then describe each op once, not once per
+    enclosing site); the keys are the same with or without it.
     """
     scope_name, scope = _symbol_scope(op)
-    fp = fingerprint(op)
+    fp = fingerprint(op, memo)
     if cache is None:
         index = _SiteIndex()
     else:
         index = cache.get(id(scope))  # type: ignore[assignment]
         if index is None:
             index = cache[id(scope)] = _SiteIndex()
-    n = index.occurrence(scope, op, fp)
+    n = index.occurrence(scope, op, fp, memo)
     return Site(f"{scope_name}/{op.name}:{fp}/{n}", op)
 
 
@@ -539,9 +549,10 @@ class KnobContext:
         self._used: set[str] = set()
         self._site_cache: dict[int, _SiteIndex] = {}
 
-    def site(self, op: Operation) -> Site:
-        """The site of `op` (cached per function while the IR is unchanged; see `invalidate`)."""
-        return site_of(op, self._site_cache)
+    def site(self, op: Operation, memo: dict[Operation, str] | None = None) -> Site:
+        """The site of `op` (cached per function while the IR is unchanged; see `invalidate`).
+        `memo`: see `site_of`."""
+        return site_of(op, self._site_cache, memo)
 
     def invalidate(self) -> None:
         """Forget site occurrence numbers (called by the pass manager between passes)."""

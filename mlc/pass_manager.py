@@ -575,8 +575,10 @@ class PassContext:
             raise ValueError(f"pass '{self.pass_.name}' asks for undeclared knob '{name}'")
         return self.knob_context.ask(site, name, domain, default, self.pass_.name)
 
-    def site(self, op: Operation) -> Site:
-        return self.knob_context.site(op)
+    def site(self, op: Operation, memo: dict[Operation, str] | None = None) -> Site:
+        """The knob site of `op`; `memo` shares op descriptions between the sites a pass asks
+        while those ops do not change (see `mlc.knobs.site_of`)."""
+        return self.knob_context.site(op, memo)
 
     def _loc(self, where: Operation | Location | None) -> Location | None:
         if isinstance(where, Operation):
