@@ -55,36 +55,42 @@ def symbol_dce(table_op: Operation) -> int:
     )
     if body is None:
         return 0
-    symbols: dict[str, Operation] = {}
+    # name -> the private symbol of that name while nothing live has referenced it, None once
+    # it is live (or public). No set of live ops: a table keyed by op would be one more
+    # random access (and an int object) per lookup on a big module.
+    pending: dict[str, Operation | None] = {}
     # Top-level symbols of the processed table: public ones are live; `nested` visibility is
     # private here (nothing outside this table can see it). Ops that are not symbols are live.
-    live_ops: list[Operation] = []
-    private: list[Operation] = []
+    # A second symbol of a name is never the one references resolve to: private, it is dead.
+    worklist: list[Operation] = []
+    private: list[tuple[Operation, str, bool]] = []
     for op in body:
         name = get_symbol_name(op)
         if name is None:
-            live_ops.append(op)
+            worklist.append(op)
             continue
-        symbols.setdefault(name, op)
+        duplicate = name in pending
         if get_symbol_visibility(op) == "public":
-            live_ops.append(op)
+            worklist.append(op)
+            if not duplicate:
+                pending[name] = None
         else:
-            private.append(op)
-    live = {id(op) for op in live_ops}
-    worklist = live_ops
+            private.append((op, name, duplicate))
+            if not duplicate:
+                pending[name] = op
     names: list[str] = []
+    get = pending.get
     while worklist:
-        op = worklist.pop()
-        _refs(op, names)
+        _refs(worklist.pop(), names)
         for n in names:
-            target = symbols.get(n)
-            if target is not None and id(target) not in live:
-                live.add(id(target))
+            target = get(n)
+            if target is not None:
+                pending[n] = None
                 worklist.append(target)
         names.clear()
     erased = 0
-    for op in private:
-        if id(op) not in live:
+    for op, name, duplicate in private:
+        if duplicate or pending[name] is op:
             op.erase(drop_uses=True)
             erased += 1
     for op in body:
