@@ -137,19 +137,25 @@ class _RemoveDeadValues(_DCE):
     `walk_symbol_table` would yield them). Every op is touched once; the signature changes
     afterwards only queue the definers of the values they drop (`drain`)."""
 
-    __slots__ = ("funcs", "holders")
+    __slots__ = ("funcs", "holders", "stale")
 
     def __init__(self) -> None:
         super().__init__()
-        self.funcs: list[Operation] = []
+        # (op, name, private) per callable symbol, read while the walk has the op at hand.
+        self.funcs: list[tuple[Operation, str, bool]] = []
         self.holders: list[Operation] = []
+        # Whether a gathered holder may have been erased since (then each is checked).
+        self.stale = False
 
     def walk_module(self, module: Operation) -> None:
         for region in module.regions:
             self.num_blocks += erase_unreachable_blocks(region)
             for block in reversed(region.blocks):
                 self.collect_block(block, True)
+        n = self.num_ops
         self.drain()
+        if self.num_ops != n:
+            self.stale = True
         self.funcs.reverse()  # module order, as the analysis reads them
         self.holders.reverse()
 
@@ -173,6 +179,8 @@ class _RemoveDeadValues(_DCE):
                     else:
                         self.region(r)
             if is_op_trivially_dead(op):
+                if op.regions:
+                    self.stale = True  # holders nested in it were gathered already
                 self.erase(op)
             else:
                 attrs = op._attrs
@@ -181,8 +189,10 @@ class _RemoveDeadValues(_DCE):
                         if type(value) in _REF_HOLDERS:
                             holders.append(op)
                             break
-                if top and get_symbol_name(op) is not None and callable_like(op) is not None:
-                    funcs.append(op)
+                if top:
+                    name = get_symbol_name(op)
+                    if name is not None and callable_like(op) is not None:
+                        funcs.append((op, name, get_symbol_visibility(op) == "private"))
             op = prev
 
 
@@ -205,22 +215,24 @@ def _remove_dead_signature(module: Operation, d: _RemoveDeadValues) -> tuple[int
 
     `d` has walked the module (dead code erased, functions and symbol users gathered); the ops
     the changes make dead are erased through its worklist."""
-    funcs: dict[str, Operation] = {}
-    for op in d.funcs:
-        funcs[get_symbol_name(op)] = op  # type: ignore[index]
+    # name -> the function; None for one whose signature must stay (not private).
+    funcs: dict[str, Operation | None] = {}
+    for op, name, private in d.funcs:
+        funcs[name] = op if private else None
     if not funcs:
         return 0, 0
     # Every reference to a function: from a call's callee (ok), or anything else (pins it).
-    calls: dict[str, list[Operation]] = {n: [] for n in funcs}
+    calls: dict[str, list[Operation]] = {n: [] for n, f in funcs.items() if f is not None}
     pinned: set[str] = set()
+    stale = d.stale
     for op in d.holders:
-        if op.parent is None or not _alive(op, module):
+        if stale and (op.parent is None or not _alive(op, module)):
             continue
         call = call_like(op)
         callee = call.callee_ref() if call is not None else None
         for value in op._attrs.values():  # type: ignore[union-attr]
             for ref in symbol_refs_in(value):
-                if ref.root not in funcs:
+                if funcs.get(ref.root) is None:
                     continue
                 if value is callee and type(callee) is SymbolRefAttr and not callee.nested:
                     calls[ref.root].append(op)
@@ -228,7 +240,7 @@ def _remove_dead_signature(module: Operation, d: _RemoveDeadValues) -> tuple[int
                     pinned.add(ref.root)
     n_args = n_results = 0
     for name, f in funcs.items():
-        if name in pinned or get_symbol_visibility(f) != "private":
+        if f is None or name in pinned:
             continue
         region = callable_like(f).callable_region()
         if region is None:
