@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection
+from operator import attrgetter
 from typing import Any
 
 from mlc.dialects.graph import DIALECT as GRAPH
@@ -39,6 +40,7 @@ from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 ELEMENTWISE, BROADCAST, REDUCTION, HEAVY = 1, 2, 3, 4
 _NO_USER = 1 << 62  # the user bound of a group whose members have no outside users
 _BOOL = Bool()
+_position = attrgetter("index")
 
 _KINDS: dict[type, int] = {c: ELEMENTWISE for c in GRAPH.ops.values() if Elementwise in c._traits}
 _KINDS[BroadcastToOp] = BROADCAST
@@ -90,7 +92,8 @@ class Group:
     """The fusion state of one op of the block, and a union-find node of the kernels being
     formed (one record per op, so the walk touches one object per op instead of several
     op-keyed tables). `members` is None until the op is visited (a group of its own) and empty
-    once merged into another group; a root's `members` are the ops of one graph.fused."""
+    once merged into another group; a root's `members` are the records of the ops of one
+    graph.fused."""
 
     __slots__ = (
         "op",
@@ -112,7 +115,7 @@ class Group:
         self.kind = kind
         # `fingerprint/occurrence` of the knob site (None for ops fusion leaves alone).
         self.site = site
-        self.members: list[Operation] | None = None
+        self.members: list[Group] | None = None
         self.parent: Group | None = None
         self.heavy = 0
         self.reductions = 0
@@ -247,20 +250,19 @@ class _BlockFusion:
 
     # -- legality -------------------------------------------------------------------------------
 
-    def _can_join(self, p: Operation, g: Group, users: list[Operation]) -> bool:
-        """Whether producer `p` may join group `g` through its uses by `users` (members of g)."""
-        node = self.node
-        kp = node[p].kind
+    def _can_join(self, p: Operation, kp: int, g: Group, users: list[Group]) -> bool:
+        """Whether producer `p` (of kind `kp`) may join group `g` through its uses by `users`
+        (records of members of g)."""
         if kp == HEAVY and (g.heavy or g.reductions):
             return False  # one matmul/conv per kernel, with an elementwise epilogue only
         if kp == REDUCTION and g.heavy:
             return False
         out_shape = self._shape(p.results[0])
         for u in users:
-            ku = node[u].kind
+            ku = u.kind
             if ku == HEAVY:
                 return False  # no prologue fusion into a matmul/conv
-            u_shape = self._shape(u.results[0])
+            u_shape = self._shape(u.op.results[0])
             if kp == HEAVY and (ku != ELEMENTWISE or u_shape != out_shape):
                 return False
             if kp == REDUCTION and ku == ELEMENTWISE:
@@ -303,7 +305,8 @@ class _BlockFusion:
         for g in groups:
             if g is largest:
                 continue
-            for m in g.members:  # type: ignore[union-attr]
+            for rec in g.members:  # type: ignore[union-attr]
+                m = rec.op
                 for u in m._operands:
                     d = u.value.defining_op()
                     if d is not None:
@@ -321,7 +324,7 @@ class _BlockFusion:
         return all(self._group_users_after(g, p, roots, pos) for g in groups if g.max_index < pos)
 
     def _group_users_after(self, g: Group, p: Operation, roots: set[Group], pos: int) -> bool:
-        """`_users_after(g.members, p, roots, pos)`, without rescanning a big group each time it
+        """`_users_after` of g's member ops, without rescanning a big group each time it
         is asked (which made sibling merges quadratic in the kernel size): the group's user
         bound answers yes, its last witness answers no. The users of the members do not change
         during the walk (only unvisited producers are cloned or erased)."""
@@ -334,8 +337,8 @@ class _BlockFusion:
             if wg not in roots and wg.max_index <= pos:
                 return False
         low = _NO_USER
-        for m in g.members:  # type: ignore[union-attr]
-            for r in m.results:
+        for rec in g.members:  # type: ignore[union-attr]
+            for r in rec.op.results:
                 for user in self._users(r):
                     ug = _find(node[user])
                     if ug is g:
@@ -404,7 +407,7 @@ class _BlockFusion:
             bound = min(
                 (self._pos(u) for r in op.results for u in self._users(r)), default=_NO_USER
             )
-        g.members = [op]
+        g.members = [g]
         g.heavy = 1 if g.kind == HEAVY else 0
         g.reductions = 1 if g.kind == REDUCTION else 0
         g.user_bound = bound
@@ -412,7 +415,7 @@ class _BlockFusion:
     def _visit(self, g: Group) -> None:
         p = g.op
         node = self.node
-        by_group: dict[Group, list[Operation]] = {}
+        by_group: dict[Group, list[Group]] = {}
         outside = False
         bound = _NO_USER  # the least position of p's users, for its own group
         for u in self._users(p.results[0]):
@@ -423,10 +426,11 @@ class _BlockFusion:
             if n.members is None:
                 outside = True  # not a kernel op
             else:
-                by_group.setdefault(root, []).append(u)
+                by_group.setdefault(root, []).append(n)
         if len(p.results) > 1:
             bound = None  # type: ignore[assignment]  (computed over every result)
-        legal = [r for r, us in by_group.items() if self._can_join(p, r, us)]
+        kind = g.kind
+        legal = [r for r, us in by_group.items() if self._can_join(p, kind, r, us)]
         if len(legal) < len(by_group):
             outside = True  # p is materialized for the groups it may not join
         if not legal:
@@ -460,7 +464,7 @@ class _BlockFusion:
             c = self.node[clone] = Group(clone, g.index, kind, None)
             c.members = []  # a member of kg, never visited
             c.parent = kg
-            kg.members.append(clone)  # type: ignore[union-attr]
+            kg.members.append(c)  # type: ignore[union-attr]
             kg.heavy += kind == HEAVY
             kg.reductions += kind == REDUCTION
             p.results[0].replace_uses_with_if(
@@ -476,16 +480,17 @@ class _BlockFusion:
 
     def _materialize(self) -> int:
         block = self.block
-        node = self.node
         built = 0
         for g in self.order:
-            if g.parent is not None or g.members is None or len(g.members) < 2:
+            group = g.members
+            g.members = None  # a root's list holds the root: the cycle goes with the pass
+            if g.parent is not None or group is None or len(group) < 2:
                 continue
             # Block order within a kernel is index order: a clone sits just before the op it
             # copies and has its index (two such ops never use each other).
-            members = [m for m in g.members if m.parent is block]
-            members.sort(key=lambda m: node[m].index)
-            if len(members) > 1 and self._build(members):
+            members = [m for m in group if m.op.parent is block]
+            members.sort(key=_position)
+            if len(members) > 1 and self._build([m.op for m in members]):
                 built += 1
         return built
 
