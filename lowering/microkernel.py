@@ -332,6 +332,7 @@ class ContractionMicrokernelPass(Pass):
         KnobDecl("nc", "int", "N block: columns of the B panel, rounded up to nr (L3 model)"),
         KnobDecl("order", "choice", "Order of the jc/pc/ic block loops"),
         KnobDecl("pack", "bool", "Pack B panels (else B is read in place; asked when B allows it)"),
+        KnobDecl("pack-a", "bool", "Pack A blocks (else A is read in place, its edge strip packed)"),
         KnobDecl("parallel", "choice", "Loop run on the thread pool: none, jc, ic or batch"),
         KnobDecl(
             "kernel",
@@ -447,8 +448,9 @@ class ContractionMicrokernelPass(Pass):
         if c.b_direct:
             # Packing pays when the B panel is reused by several row strips of A.
             pack = ctx.knob(site, "pack", Bool(), _ceil(m, mr) > 2)
+        pack_a = ctx.knob(site, "pack-a", Bool(), True)
         # `parallel` is asked by _configure once the kernel is known (par0: the nest's default).
-        return Config(mr, nr, vl, mc, kc, nc, order, par0, pack)
+        return Config(mr, nr, vl, mc, kc, nc, order, par0, pack, pack_a)
 
     def _blis_parallel(
         self,

@@ -59,7 +59,7 @@ ALIGN = 64
 class Config:
     """The decisions for one contraction (the pass's knob values)."""
 
-    __slots__ = ("mr", "nr", "vl", "mc", "kc", "nc", "order", "parallel", "pack")
+    __slots__ = ("mr", "nr", "vl", "mc", "kc", "nc", "order", "parallel", "pack", "pack_a")
 
     def __init__(
         self,
@@ -72,8 +72,10 @@ class Config:
         order: str,
         parallel: str,
         pack: bool = True,
+        pack_a: bool = True,
     ) -> None:
         self.pack = pack  # pack B panels (else read B in place; only a partial strip is packed)
+        self.pack_a = pack_a  # pack A blocks (else A is read in place; a partial strip packed)
         self.mr, self.nr, self.vl = mr, nr, vl
         self.mc, self.kc, self.nc = mc, kc, nc
         self.order = order  # e.g. "jc-pc-ic"
@@ -367,7 +369,8 @@ class _Nest:
     def alloc(self, shape: list[Idx]) -> Value:
         t = A.MemRefType([s if type(s) is int else A.DYNAMIC for s in shape], A.f32)
         dyn = [self.e0.index(s) for s in shape if type(s) is not int]
-        attrs = {"alignment": A.IntegerAttr(ALIGN, A.i64)}
+        # From the calling thread's workspace (kept across calls; a stack: freed in reverse).
+        attrs = {"alignment": A.IntegerAttr(ALIGN, A.i64), "mlc.workspace": A.UnitAttr()}
         v = self.e0.v(memref.AllocOp.build([dyn, []], [t], attrs))
         self.allocs.append(v)
         return v
@@ -400,11 +403,17 @@ class _Nest:
         sa = self.slot_count(self.order[self.a_at])
         ss = self.slot_count("")
         strips = self.ncE // nr if cfg.pack else 1
-        self.bp = self.alloc(([sb] if sb is not None else []) + [strips, self.kcE, nr])
-        self.ap = self.alloc(([sa] if sa is not None else []) + [self.mcE // mr, self.kcE, mr])
-        self.b_private, self.a_private = sb is not None, sa is not None
         self.full_m = type(self.M) is int and self.M % mr == 0
         self.full_n = type(self.N) is int and self.N % nr == 0
+        self.bp = self.alloc(([sb] if sb is not None else []) + [strips, self.kcE, nr])
+        # A read in place: only its partial last strip is packed (zero-padded, at strip 0).
+        a_strips = self.mcE // mr if cfg.pack_a else (0 if self.full_m else 1)
+        self.ap = (
+            self.alloc(([sa] if sa is not None else []) + [a_strips, self.kcE, mr])
+            if a_strips
+            else None
+        )
+        self.b_private, self.a_private = sb is not None, sa is not None
         self.scratch = None
         if not (self.full_m and self.full_n):
             self.scratch = self.alloc(([ss] if ss is not None else []) + [mr, nr])
@@ -413,7 +422,7 @@ class _Nest:
         self.zero = e.fconst(0.0, A.f32)
         self.batch_loops(e, 0, [])
         self.guard_empty_k(e)
-        for v in self.allocs:
+        for v in reversed(self.allocs):
             e.put(memref.DeallocOp.build([v]))
 
     def guard_empty_k(self, e: _E) -> None:
@@ -533,9 +542,10 @@ class _Nest:
         ident = _ident(len(slot) + 3)
         kcur = self.kcur(env)
 
-        def strip(e2: _E, s: Idx, valid: Idx) -> None:
+        def strip(e2: _E, s: Idx, valid: Idx, dst: Idx | None = None) -> None:
             # kk outer, r inner: each k step writes mr contiguous elements (the short inner
             # loop is unrolled by LLVM, rather than mr vectorized strided copies).
+            d = s if dst is None else dst
             _, ek = e2.for_(0, kcur)
             kk = ek.block.arguments[0]
             k = ek.ix(lambda a, b: a + b, pc, kk)
@@ -543,13 +553,13 @@ class _Nest:
             r = er.block.arguments[0]
             m = er.ix(lambda i, ss, rr: i + ss * mr + rr, ic, s, r)
             v = er.load(c.a, c.a_view, [*self.bvals, m, 0, k])
-            er.store(v, self.ap, ident, [*slot, s, kk, r])
+            er.store(v, self.ap, ident, [*slot, d, kk, r])
             if valid != mr:
                 loop, ez = ek.for_(valid, mr)
-                ez.store(self.zero, self.ap, ident, [*slot, s, kk, loop.induction_var])
+                ez.store(self.zero, self.ap, ident, [*slot, d, kk, loop.induction_var])
 
         full: Ub = (lambda i, m: [AffineConstantExpr(mc // mr), (m - i).floordiv(mr)], (ic, self.M))
-        if e.bound(full) != 0:
+        if self.cfg.pack_a and e.bound(full) != 0:
             _, es = e.for_(0, full)
             strip(es, es.block.arguments[0], mr)
         if not self.full_m:
@@ -557,7 +567,7 @@ class _Nest:
                 lambda i, m: [(i + mc - m - 1, False), (m % mr - 1, False)], [ic, self.M], False
             )
             s = et.ix(lambda i, m: (m - i).floordiv(mr), ic, self.M)
-            strip(et, s, et.ix(lambda m: m % mr, self.M))
+            strip(et, s, et.ix(lambda m: m % mr, self.M), None if self.cfg.pack_a else 0)
 
     def micro_loops(self, e: _E, env: dict[str, Idx]) -> None:
         mr, nr, mc, nc = self.cfg.mr, self.cfg.nr, self.mcE, self.ncE
@@ -576,26 +586,45 @@ class _Nest:
         s = es.block.arguments[0]
         i0 = es.ix(lambda i, ss: i + ss * mr, ic, s)
         j0 = es.ix(lambda j, tt: j + tt * nr, jc, t)
+
+        def by_a(ee: _E, bsrc: tuple[str, Idx]) -> None:
+            if self.cfg.pack_a:
+                self.tile(ee, env, s, i0, j0, bsrc, ("packed", s))
+            elif self.full_m:
+                self.tile(ee, env, s, i0, j0, bsrc, ("direct", i0))
+            else:
+                # A read in place: full-height strips from A, the partial one from its copy.
+                _, then, other = ee.if_(lambda i, m: [(m - i - mr, False)], [i0, self.M], True)
+                self.tile(then, env, s, i0, j0, bsrc, ("direct", i0))
+                self.tile(other, env, s, i0, j0, bsrc, ("packed", 0))  # type: ignore[arg-type]
+
         if self.cfg.pack:
-            self.tile(es, env, s, i0, j0, ("packed", t))
+            by_a(es, ("packed", t))
             return
         if self.full_n:
-            self.tile(es, env, s, i0, j0, ("direct", j0))
+            by_a(es, ("direct", j0))
             return
         # B read in place: full-width strips from B, the partial strip from its packed copy.
         _, then, other = es.if_(lambda j, n: [(n - j - nr, False)], [j0, self.N], True)
-        self.tile(then, env, s, i0, j0, ("direct", j0))
-        self.tile(other, env, s, i0, j0, ("packed", 0))  # type: ignore[arg-type]
+        by_a(then, ("direct", j0))
+        by_a(other, ("packed", 0))  # type: ignore[arg-type]
 
     def tile(
-        self, es: _E, env: dict[str, Idx], s: Idx, i0: Idx, j0: Idx, bsrc: tuple[str, Idx]
+        self,
+        es: _E,
+        env: dict[str, Idx],
+        s: Idx,
+        i0: Idx,
+        j0: Idx,
+        bsrc: tuple[str, Idx],
+        asrc: tuple[str, Idx],
     ) -> None:
         """Start values, kernel and stores of the micro-tile at (i0, j0)."""
         mr, nr = self.cfg.mr, self.cfg.nr
         pc_t = env["pc_t"]
         if self.full_m and self.full_n:
             init0 = self.init_full(es, i0, j0, pc_t)
-            accs = self.kernel(es, s, bsrc, env, init0)
+            accs = self.kernel(es, asrc, bsrc, env, init0)
             self.by_last(es, pc_t, lambda ee, last: self.store_full(ee, accs, i0, j0, last))
             return
 
@@ -619,7 +648,7 @@ class _Nest:
             then.put(affine.YieldOp.create(start if start is not None else zeros, []))
             other.put(affine.YieldOp.create(zeros, []))  # type: ignore[arg-type]
             init = list(op.results)
-        accs = self.kernel(es, s, bsrc, env, init)
+        accs = self.kernel(es, asrc, bsrc, env, init)
         _, full, edge = full_tile(es)
         self.by_last(full, pc_t, lambda ee, last: self.store_full(ee, accs, i0, j0, last))
         if self.full_n:
@@ -672,7 +701,7 @@ class _Nest:
     def kernel(
         self,
         e: _E,
-        s: Idx,
+        asrc: tuple[str, Idx],
         bsrc: tuple[str, Idx],
         env: dict[str, Idx],
         init: list[Value] | None,
@@ -680,7 +709,7 @@ class _Nest:
         """The k loop: mr x nr/vl vector accumulators in iter_args (from `init`, else zero).
 
         B comes from strip t of the packed panel (`("packed", t)`) or in place from column
-        j0 of B (`("direct", j0)`).
+        j0 of B (`("direct", j0)`); A from strip s of the packed block or in place from row i0.
         """
         kcur = self.kcur(env)
         mr, nr, vl = self.cfg.mr, self.cfg.nr, self.cfg.vl
@@ -692,20 +721,28 @@ class _Nest:
         bslot, aslot = self._slot(self.b_private), self._slot(self.a_private)
         bmap, amap = _ident(len(bslot) + 3), _ident(len(aslot) + 3)
         kind, where = bsrc
+        k_in: Idx | None = None
         if kind == "packed":
             bv = [
                 body.vload(self.vt, self.bp, bmap, [*bslot, where, kk, q * vl]) for q in range(nv)
             ]
         else:
-            k = body.ix(lambda p, x: p + x, env["pc"], kk)
+            k_in = k = body.ix(lambda p, x: p + x, env["pc"], kk)
             c = self.c
             bv = [
                 body.vload(self.vt, c.b, c.b_view, [*self.bvals, 0, _off(where, q * vl), k])
                 for q in range(nv)
             ]
         new: list[Value] = []
+        akind, awhere = asrc
+        if akind == "direct" and k_in is None:
+            k_in = body.ix(lambda p, x: p + x, env["pc"], kk)
         for r in range(mr):
-            a = body.load(self.ap, amap, [*aslot, s, kk, r])
+            if akind == "packed":
+                a = body.load(self.ap, amap, [*aslot, awhere, kk, r])  # type: ignore[arg-type]
+            else:
+                pt = [*self.bvals, _off(awhere, r), 0, k_in]
+                a = body.load(self.c.a, self.c.a_view, pt)  # type: ignore[arg-type]
             ab = body.bcast(a, self.vt)
             for q in range(nv):
                 new.append(body.v(vector.FMAOp.create([ab, bv[q], accs[r * nv + q]], [self.vt])))

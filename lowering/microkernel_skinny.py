@@ -221,7 +221,7 @@ class _Skinny(_Nest):
         self.head = self.alignment_head(e)
         self.batch_loops(e, 0, [])
         self.guard_empty_k(e)
-        for v in self.allocs:
+        for v in reversed(self.allocs):
             e.put(memref.DeallocOp.build([v]))
 
     def alignment_head(self, e: _E) -> Idx | None:

@@ -411,12 +411,24 @@ def _alloc_shape(
     return t, sizes, strides, n
 
 
+def _workspace(op: Operation) -> bool:
+    """A memref.alloc marked `mlc.workspace` (scratch from the thread's workspace, 64-aligned)."""
+    a = op.get_attr("alignment")
+    return op.get_attr("mlc.workspace") is not None and (a is None or a.value <= 64)  # type: ignore[attr-defined]
+
+
 @lowering("memref.alloc")
 def _alloc(fn: FnLowering, op: Operation) -> None:
     t, sizes, strides, n = _alloc_shape(fn, op)
     align_attr = op.get_attr("alignment")
     align = max(ALLOC_ALIGNMENT, align_attr.value if align_attr is not None else 0)  # type: ignore[attr-defined]
     nbytes = fn.mul(n, fn.const(element_size(t.element_type)))
+    if _workspace(op):
+        # A scratch buffer from the calling thread's workspace (mlc/runtime/workspace.py).
+        fn.m.declare("mlc_workspace_acquire", PTR, [I64])
+        p = fn.call("mlc_workspace_acquire", [nbytes], PTR)
+        fn.vmap[op.results[0]] = fn.make_desc(p, p, fn.const(_offset(t)), sizes, strides)  # type: ignore[arg-type]
+        return
     total = fn.add(nbytes, fn.const(align - 1))
     fn.m.declare("malloc", PTR, [I64])
     allocated = fn.call("malloc", [total], PTR)
@@ -447,6 +459,11 @@ def _alloca(fn: FnLowering, op: Operation) -> None:
 def _dealloc(fn: FnLowering, op: Operation) -> None:
     if type(op.operands[0].type) is not A.MemRefType:
         raise unsupported("dealloc of an unranked memref")
+    src = getattr(op.operands[0], "op", None)
+    if src is not None and src.name == "memref.alloc" and _workspace(src):
+        fn.m.declare("mlc_workspace_release", None, [PTR])
+        fn.call("mlc_workspace_release", [fn.desc_field(fn.get(op.operands[0]), 0)], None)
+        return
     fn.m.declare("free", None, [PTR])
     fn.call("free", [fn.desc_field(fn.get(op.operands[0]), 0)], None)
 

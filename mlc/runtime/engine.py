@@ -24,6 +24,7 @@ from mlc.runtime.parallel import (
     parallel_for_address,
     usable_cores,
 )
+from mlc.runtime import workspace
 from mlc.runtime.signature import Signature
 from mlc.runtime.split import Part, split_module
 
@@ -73,6 +74,8 @@ def _init_llvm() -> None:
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     llvm.add_symbol(PARALLEL_FOR, parallel_for_address())
+    for name, address in workspace.symbols().items():
+        llvm.add_symbol(name, address)
     _initialized = True
 
 

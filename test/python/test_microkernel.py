@@ -122,7 +122,7 @@ def test_knobs_are_listed_with_legal_domains() -> None:
     ctx = KnobContext()
     _after_pass(_matmul("64", "784", "512"), 16, ctx)
     names = {r.name: r for r in ctx.space() if r.pass_name == "contraction-microkernel"}
-    blis = {"mr", "nr", "kc", "mc", "nc", "order", "parallel", "pack"}
+    blis = {"mr", "nr", "kc", "mc", "nc", "order", "parallel", "pack", "pack-a"}
     assert set(names) == blis | {"kernel", "rows", "vecs", "kblock"}
     assert names["kernel"].value == "blis"
     mr, nr = names["mr"].value, names["nr"].value
@@ -185,6 +185,20 @@ def test_b_in_place_or_packed(pack: bool) -> None:
     assert ("memref<1x16x16xf32>" in ir) == (not pack)  # only the partial strip is packed
     for rows in (1, 7, 13):
         _check(text, dyn={0: rows}, knobs=knobs)
+
+
+@pytest.mark.parametrize("pack", [True, False])
+def test_a_in_place_or_packed(pack: bool) -> None:
+    text = _matmul("?", "37", "45", "bias")
+    site = _site(text)
+    knobs = {f"{site}/pack-a": pack, f"{site}/kc": 16, f"{site}/mc": 12, f"{site}/mr": 6}
+    ir = _after_pass(text, 8, KnobContext(knobs))
+    # In place, only the partial last strip of A is packed (one 6-row strip, zero-padded).
+    assert ("memref<1x16x6xf32>" in ir) == (not pack)
+    for rows in (1, 6, 7, 13, 24):
+        _check(text, dyn={0: rows}, knobs=knobs)
+    for b_pack in (True, False):  # with B in place too: four kernel variants
+        _check(text, dyn={0: 17}, knobs={**knobs, f"{site}/pack": b_pack})
 
 
 def test_dynamic_dims_and_empty_k() -> None:
@@ -257,6 +271,7 @@ def _random_config(rng: random.Random, site: str, vl: int, batch: bool) -> dict:
         f"{site}/order": rng.choice(ORDERS),
         f"{site}/parallel": rng.choice(["none", "jc", "ic"] + (["batch"] if batch else [])),
         f"{site}/pack": rng.choice([True, False]),
+        f"{site}/pack-a": rng.choice([True, False]),
     }
 
 

@@ -5,8 +5,14 @@ on every call."""
 
 from __future__ import annotations
 
+import ctypes
+import os
 import resource
+import subprocess
 import sys
+import threading
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,6 +20,8 @@ import pytest
 import mlc
 from mlc.knobs import KnobContext
 from mlc.runtime import calling
+
+_HERE = Path(__file__).resolve().parent
 
 
 def _matmul(m: int, k: int, n: int) -> str:
@@ -49,6 +57,89 @@ def test_scratch_buffers_are_not_faulted_in_every_call(monkeypatch: pytest.Monke
     faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 10
     assert faults < 64, f"{faults} page faults per call"
     np.testing.assert_allclose(fn(a, b), a @ b, rtol=1e-4, atol=1e-3)
+
+
+def _workspace_fns() -> tuple[Any, Any]:
+    from mlc.runtime import engine, workspace
+
+    engine.host_target()  # registers the workspace symbols
+    sym = workspace.symbols()
+    acquire = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_int64)(sym[workspace.ACQUIRE])
+    release = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(sym[workspace.RELEASE])
+    return acquire, release
+
+
+def test_workspace_is_a_stack_kept_per_thread() -> None:
+    acquire, release = _workspace_fns()
+    sizes = (1000, 50_000, 100)
+
+    def one_call() -> list[int]:
+        ptrs = [acquire(n) for n in sizes]
+        for p, n in zip(ptrs, sizes):
+            ctypes.memset(p, 7, n)  # usable, and not overlapping (checked below)
+        for p in reversed(ptrs):
+            release(p)
+        return ptrs
+
+    def calls() -> list[list[int]]:
+        return [one_call() for _ in range(3)]
+
+    here = calls()
+    for ptrs in here:
+        assert all(p % 64 == 0 for p in ptrs)
+    # From the second call on, the same arena: consecutive blocks, same addresses every call.
+    assert here[1] == here[2]
+    assert [here[1][1] - here[1][0], here[1][2] - here[1][1]] == [1024, 50_048]
+    # Another thread has its own arena (freed when that thread ends).
+    there: list[list[list[int]]] = []
+    worker = threading.Thread(target=lambda: there.append(calls()))
+    worker.start()
+    worker.join()
+    assert there[0][1] == there[0][2] and there[0][1][0] != here[1][0]
+    # A block asked for while the arena is in use and full comes from the heap, and the
+    # arena grows to the high-water mark once it is empty again.
+    def nested() -> tuple[int, int]:
+        outer = acquire(8)
+        big = acquire(10 << 20)
+        ctypes.memset(big, 1, 10 << 20)
+        release(big)
+        release(outer)
+        return outer, big
+
+    outer, big = nested()
+    assert big - outer != 64  # the heap
+    outer, big = nested()
+    assert big - outer == 64  # both in the grown arena
+    assert one_call() == one_call()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="getrusage page faults")
+def test_packing_buffers_reuse_the_workspace_without_malloc_tuning() -> None:
+    # The packing buffers no longer depend on glibc's thresholds (MLC_TUNE_MALLOC=0): a call
+    # at 2 threads faults no page in and spends no system time returning memory.
+    code = f"""
+import resource, sys
+sys.path.insert(0, {str(_HERE)!r})
+import numpy as np, mlc
+from test_microkernel_parallel import _matmul, _operands
+a, b = _operands(512, 512, 512)
+fn = mlc.compile(_matmul(512, 512, 512), threads=2).main
+out = np.empty((512, 512), np.float32)
+for _ in range(3):
+    fn(a, b, out=out)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(10):
+    fn(a, b, out=out)
+print((resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 10)
+np.testing.assert_allclose(out, a @ b, rtol=1e-4, atol=1e-3)
+"""
+    env = dict(os.environ, MLC_TUNE_MALLOC="0", MLC_NUM_THREADS="2")
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    faults = float(proc.stdout.split()[-1])
+    assert faults < 16, f"{faults} page faults per call"
 
 
 def _defaults(text: str, threads: int) -> dict[str, object]:

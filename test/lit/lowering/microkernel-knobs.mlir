@@ -1,6 +1,6 @@
 // RUN: mlc-opt %s -p 'func.func(contraction-microkernel{vector-width=8 min-flops=0 skinny=false})' --dump-knobs=%t.json | filecheck %s --check-prefix=DEFAULT
 // RUN: filecheck %s --check-prefix=DUMP --input-file=%t.json
-// RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); json.dump({k['key']: {'mr': 2, 'nr': 24, 'mc': 4, 'kc': 8, 'nc': 24, 'order': 'ic-pc-jc', 'parallel': 'ic', 'pack': True}[k['knob']] for k in d['knobs']}, sys.stdout)" %t.json > %t.cfg.json
+// RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); json.dump({k['key']: {'mr': 2, 'nr': 24, 'mc': 4, 'kc': 8, 'nc': 24, 'order': 'ic-pc-jc', 'parallel': 'ic', 'pack': True, 'pack-a': True}[k['knob']] for k in d['knobs']}, sys.stdout)" %t.json > %t.cfg.json
 // RUN: mlc-opt %s -p 'func.func(contraction-microkernel{vector-width=8 min-flops=0 skinny=false})' --knobs=%t.cfg.json | filecheck %s --check-prefix=CONFIGURED
 // RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); json.dump({k['key']: 5 for k in d['knobs'] if k['knob'] == 'mr'}, sys.stdout)" %t.json > %t.bad.json
 // RUN: not mlc-opt %s -p 'func.func(contraction-microkernel{vector-width=8 min-flops=0 skinny=false})' --knobs=%t.bad.json 2>&1 | filecheck %s --check-prefix=BAD
@@ -17,14 +17,15 @@
 // DUMP-DAG: "knob": "order"
 // DUMP-DAG: "knob": "parallel"
 // DUMP-DAG: "knob": "pack"
+// DUMP-DAG: "knob": "pack-a"
 // DUMP-DAG: "site": "@mm/tensor.generic:{{[0-9a-f]+}}/0"
 // DUMP-DAG: "pass": "contraction-microkernel"
 
 // A 2x24 tile (6 accumulators), ic outermost and parallel (A and B buffers private per ic
 // block: 10 blocks of 4 rows), 8-deep k blocks.
 // CONFIGURED-LABEL: func.func @mm(
-// CONFIGURED-DAG: memref.alloc() alignment = 64 : memref<10x1x8x24xf32>
-// CONFIGURED-DAG: memref.alloc() alignment = 64 : memref<10x2x8x2xf32>
+// CONFIGURED-DAG: memref.alloc() alignment = 64 {mlc.workspace} : memref<10x1x8x24xf32>
+// CONFIGURED-DAG: memref.alloc() alignment = 64 {mlc.workspace} : memref<10x2x8x2xf32>
 // CONFIGURED: affine.parallel (%{{.+}}) = (0) to (10) {
 // CONFIGURED: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CONFIGURED: } {mlc.parallel}

@@ -60,7 +60,7 @@ func.func @row_times_matrix(%x: tensor<1x64xf32>, %w: tensor<64x256xf32>, %b: te
 // CHECK: affine.if #{{.+}}(%{{.+}}) {
 // CHECK: affine.for %{{.+}} = 0 to 64 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK: } else {
-// CHECK: memref.alloc() alignment = 64 : memref<{{[0-9]+}}x64x32xf32>
+// CHECK: memref.alloc() alignment = 64 {mlc.workspace} : memref<{{[0-9]+}}x64x32xf32>
 // CHECK: return
 func.func @dynamic_rows(%x: tensor<?x64xf32>, %w: tensor<64x256xf32>) -> tensor<?x256xf32> {
   %0 = graph.matmul %x, %w : (tensor<?x64xf32>, tensor<64x256xf32>) -> tensor<?x256xf32>

@@ -7,8 +7,8 @@
 // CHECK-LABEL: func.func @matmul_bias_relu(
 // CHECK-SAME: %[[A:\w+]]: memref<24x32xf32>, %[[B:\w+]]: memref<32x16xf32>, %[[BIAS:\w+]]: memref<16xf32>, %[[OUT:\w+]]: memref<24x16xf32>)
 // CHECK-NOT: tensor.generic
-// CHECK-DAG: %[[BP:.+]] = memref.alloc() alignment = 64 : memref<1x32x16xf32>
-// CHECK-DAG: %[[AP:.+]] = memref.alloc() alignment = 64 : memref<4x32x6xf32>
+// CHECK-DAG: %[[BP:.+]] = memref.alloc() alignment = 64 {mlc.workspace} : memref<1x32x16xf32>
+// CHECK-DAG: %[[AP:.+]] = memref.alloc() alignment = 64 {mlc.workspace} : memref<4x32x6xf32>
 // CHECK-DAG: %[[Z:.+]] = arith.constant dense<0.000000e+00> : vector<8xf32>
 // CHECK: %[[BV0:.+]] = affine.vector_load %[[B]][%{{.+}}, %{{.+}}] : memref<32x16xf32>, vector<8xf32>
 // CHECK: affine.vector_store %[[BV0]], %[[BP]]
@@ -27,8 +27,9 @@
 // CHECK: affine.vector_store %[[R]], %[[OUT]][%{{.+}}, %{{.+}}] : memref<24x16xf32>, vector<8xf32>
 // Too small for the thread pool: the nest's loops are marked for affine-parallelize to leave.
 // CHECK: } {mlc.serial}
-// CHECK-DAG: memref.dealloc %[[BP]]
-// CHECK-DAG: memref.dealloc %[[AP]]
+// The buffers come from the thread's workspace (mlc.workspace), a stack: freed in reverse.
+// CHECK: memref.dealloc %[[AP]]
+// CHECK-NEXT: memref.dealloc %[[BP]]
 // CHECK: return
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #a = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -70,7 +71,7 @@ func.func @matmul_bias_relu(%A: memref<24x32xf32>, %B: memref<32x16xf32>, %bias:
 // so C's current values are added.
 // CHECK-LABEL: func.func @edges(
 // CHECK-SAME: %[[A:\w+]]: memref<5x20xf32>, %[[B:\w+]]: memref<20x10xf32>, %[[C:\w+]]: memref<5x10xf32>)
-// CHECK-DAG: %[[SCRATCH:.+]] = memref.alloc() alignment = 64 : memref<6x16xf32>
+// CHECK-DAG: %[[SCRATCH:.+]] = memref.alloc() alignment = 64 {mlc.workspace} : memref<6x16xf32>
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: affine.store %[[ZERO]], %{{.+}}[{{.+}}] : memref<1x20x16xf32>
 // CHECK: affine.store %[[ZERO]], %{{.+}}[{{.+}}] : memref<1x20x6xf32>
@@ -135,7 +136,7 @@ func.func @dynamic_k(%A: memref<8x?xf32>, %B: memref<?x16xf32>, %C: memref<8x16x
 // buffers packed under it get a leading dimension per iteration (2 chunks of N).
 // CHECK-LABEL: func.func @parallel(
 // CHECK-NOT: mlc.serial
-// CHECK: memref.alloc() alignment = 64 : memref<2x
+// CHECK: memref.alloc() alignment = 64 {mlc.workspace} : memref<2x
 // CHECK: affine.parallel (%{{.+}}) = (0) to (2) {
 // CHECK: vector.fma
 // CHECK: } {mlc.parallel}
