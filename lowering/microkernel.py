@@ -333,6 +333,14 @@ class ContractionMicrokernelPass(Pass):
         KnobDecl("order", "choice", "Order of the jc/pc/ic block loops"),
         KnobDecl("pack", "bool", "Pack B panels (else B is read in place; asked when B allows it)"),
         KnobDecl("pack-a", "bool", "Pack A blocks (else A is read in place, its edge strip packed)"),
+        KnobDecl("k-unroll", "choice", "k steps per iteration of the micro-kernel loop"),
+        KnobDecl("prefetch", "choice", "Prefetch the packed panels this many k steps ahead"),
+        KnobDecl("prefetch-c", "bool", "Prefetch the next micro-tile's C tile before a kernel"),
+        KnobDecl(
+            "inline-pack-b",
+            "bool",
+            "Pack each B strip right before the first A block uses it (else the whole panel first)",
+        ),
         KnobDecl("parallel", "choice", "Loop run on the thread pool: none, jc, ic or batch"),
         KnobDecl(
             "kernel",
@@ -449,8 +457,15 @@ class ContractionMicrokernelPass(Pass):
             # Packing pays when the B panel is reused by several row strips of A.
             pack = ctx.knob(site, "pack", Bool(), _ceil(m, mr) > 2)
         pack_a = ctx.knob(site, "pack-a", Bool(), True)
+        inline_b = ctx.knob(site, "inline-pack-b", Bool(), False)
+        unroll = ctx.knob(site, "k-unroll", Choice(1, 2, 4, 8), 1)
+        prefetch = ctx.knob(site, "prefetch", Choice(0, 4, 8, 16, 32), 0)
+        prefetch_c = ctx.knob(site, "prefetch-c", Bool(), False)
         # `parallel` is asked by _configure once the kernel is known (par0: the nest's default).
-        return Config(mr, nr, vl, mc, kc, nc, order, par0, pack, pack_a)
+        return Config(
+            mr, nr, vl, mc, kc, nc, order, par0, pack, pack_a, inline_b, unroll, prefetch,
+            prefetch_c,
+        )
 
     def _blis_parallel(
         self,

@@ -59,7 +59,10 @@ ALIGN = 64
 class Config:
     """The decisions for one contraction (the pass's knob values)."""
 
-    __slots__ = ("mr", "nr", "vl", "mc", "kc", "nc", "order", "parallel", "pack", "pack_a")
+    __slots__ = (
+        "mr", "nr", "vl", "mc", "kc", "nc", "order", "parallel", "pack", "pack_a", "inline_b",
+        "unroll", "prefetch", "prefetch_c",
+    )
 
     def __init__(
         self,
@@ -73,7 +76,21 @@ class Config:
         parallel: str,
         pack: bool = True,
         pack_a: bool = True,
+        inline_b: bool = False,
+        unroll: int = 1,
+        prefetch: int = 0,
+        prefetch_c: bool = False,
     ) -> None:
+        # Prefetch (for writing) the C tile of the next micro-tile before each kernel: a later
+        # kc block starts from C's partial sums, which would stall the kernel on a cache miss.
+        self.prefetch_c = prefetch_c
+        # Prefetch the packed A and B micro-panels this many k steps ahead (0: none)
+        self.prefetch = prefetch
+        # k steps per iteration of the micro-kernel loop (used when it divides every k block)
+        self.unroll = unroll
+        # Pack each B strip right before the first A block uses it (while it is in L1/L2),
+        # rather than the whole panel before the strip loops.
+        self.inline_b = inline_b
         self.pack = pack  # pack B panels (else read B in place; only a partial strip is packed)
         self.pack_a = pack_a  # pack A blocks (else A is read in place; a partial strip packed)
         self.mr, self.nr, self.vl = mr, nr, vl
@@ -360,6 +377,12 @@ class _Nest:
             return block
 
         self.kcE = clamp(cfg.kc, self.K, 1)
+        # Unrolled k loop only where the factor divides every k block (static K and kc).
+        self.unroll = 1
+        if type(self.K) is int:
+            self.unroll = max(
+                u for u in (1, 2, 4, 8) if u <= cfg.unroll and self.kcE % u == 0 and self.K % u == 0
+            )
         self.mcE = clamp(cfg.mc, self.M, mr)
         self.ncE = clamp(cfg.nc, self.N, nr)
         self.nMB = e.ix(lambda m: m.ceildiv(self.mcE), self.M)
@@ -402,7 +425,18 @@ class _Nest:
         sb = self.slot_count(self.order[self.b_at])
         sa = self.slot_count(self.order[self.a_at])
         ss = self.slot_count("")
+        # B strips packed inline (in the strip loop, by the first ic block): possible when the
+        # ic loop runs inside the B packing and is not split between threads. With one ic
+        # block, the packed panel is a single strip reused (it stays in L1/L2).
+        self.inline_b = (
+            cfg.pack
+            and cfg.inline_b
+            and self.order.index("ic") > self.b_at
+            and cfg.parallel != "ic"
+        )
         strips = self.ncE // nr if cfg.pack else 1
+        if self.inline_b and self.nMB == 1:
+            strips = 1
         self.full_m = type(self.M) is int and self.M % mr == 0
         self.full_n = type(self.N) is int and self.N % nr == 0
         self.bp = self.alloc(([sb] if sb is not None else []) + [strips, self.kcE, nr])
@@ -473,7 +507,7 @@ class _Nest:
         env = dict(env)
         env[name + "_t"] = iv
         env[name] = inner.ix(lambda t: t * block, iv)
-        if depth == self.b_at:
+        if depth == self.b_at and not self.inline_b:
             self.pack_b(inner, env)
         if depth == self.a_at:
             self.pack_a(inner, env)
@@ -488,13 +522,20 @@ class _Nest:
 
     def pack_b(self, e: _E, env: dict[str, Idx]) -> None:
         """Bp[t][kk][c] = B(k = pc + kk, n = jc + t*nr + c), zero past N."""
+        self.pack_b_strips(e, env, None)
+
+    def pack_b_strips(self, e: _E, env: dict[str, Idx], only: Idx | None) -> None:
+        """The panel's strips (only == None), or strip `only` of it into slot 0 of a one-strip
+        buffer when there is a single ic block, else into its own slot."""
         c, nr, nc = self.c, self.cfg.nr, self.ncE
         jc, pc = env["jc"], env["pc"]
         slot = self._slot(self.b_private)
         ident = _ident(len(slot) + 3)
         kcur = self.kcur(env)
+        one = only is not None and self.nMB == 1
 
         def strip(e2: _E, t: Idx, valid: Idx | Ub) -> None:
+            dst = 0 if one else t
             _, ek = e2.for_(0, kcur)
             kk = ek.block.arguments[0]
             k = ek.ix(lambda a, b: a + b, pc, kk)
@@ -505,18 +546,26 @@ class _Nest:
                 for q in range(nr // vl):
                     n = ek.ix(lambda j, tt: j + tt * nr + q * vl, jc, t)  # noqa: B023
                     v = ek.vload(self.vt, c.b, c.b_view, [*self.bvals, 0, n, k])
-                    ek.vstore(v, self.bp, ident, [*slot, t, kk, q * vl])
+                    ek.vstore(v, self.bp, ident, [*slot, dst, kk, q * vl])
                 return
             _, ec = ek.for_(0, valid)
             col = ec.block.arguments[0]
             n = ec.ix(lambda j, tt, cc: j + tt * nr + cc, jc, t, col)
             v = ec.load(c.b, c.b_view, [*self.bvals, 0, n, k])
-            ec.store(v, self.bp, ident, [*slot, t, kk, col])
+            ec.store(v, self.bp, ident, [*slot, dst, kk, col])
             if valid != nr:
                 lo = valid if type(valid) is not tuple else 0
                 loop, ez = ek.for_(lo, nr)
-                ez.store(self.zero, self.bp, ident, [*slot, t, kk, loop.induction_var])
+                ez.store(self.zero, self.bp, ident, [*slot, dst, kk, loop.induction_var])
 
+        if only is not None:
+            if self.full_n:
+                strip(e, only, nr)
+                return
+            _, ef, ep = e.if_(lambda j, tt, n: [(n - j - tt * nr - nr, False)], [jc, only, self.N], True)
+            strip(ef, only, nr)
+            strip(ep, only, ep.ix(lambda n: n % nr, self.N))  # type: ignore[arg-type]
+            return
         full: Ub = (lambda j, n: [AffineConstantExpr(nc // nr), (n - j).floordiv(nr)], (jc, self.N))
         if self.cfg.pack and e.bound(full) != 0:
             _, es = e.for_(0, full)
@@ -578,6 +627,14 @@ class _Nest:
         )
         _, et = e.for_(0, ntiles)
         t = et.block.arguments[0]
+        bstrip: Idx = t
+        if self.inline_b:
+            if self.nMB == 1:
+                self.pack_b_strips(et, env, t)
+                bstrip = 0
+            else:  # the first ic block packs the strip, the others find it in the panel
+                _, first, _ = et.if_(lambda i: [(i, True)], [env["ic_t"]], False)
+                self.pack_b_strips(first, env, t)
         mtiles: Ub = (
             lambda i, m: [AffineConstantExpr(mc // mr), (m - i).ceildiv(mr)],
             (ic, self.M),
@@ -599,7 +656,7 @@ class _Nest:
                 self.tile(other, env, s, i0, j0, bsrc, ("packed", 0))  # type: ignore[arg-type]
 
         if self.cfg.pack:
-            by_a(es, ("packed", t))
+            by_a(es, ("packed", bstrip))
             return
         if self.full_n:
             by_a(es, ("direct", j0))
@@ -622,6 +679,13 @@ class _Nest:
         """Start values, kernel and stores of the micro-tile at (i0, j0)."""
         mr, nr = self.cfg.mr, self.cfg.nr
         pc_t = env["pc_t"]
+        if self.cfg.prefetch_c:
+            c = self.c
+            for r in range(mr):
+                for col in (0, nr - 1):
+                    pt = [*self.bvals, _off(i0, mr + r), _off(j0, col), 0]
+                    amap, ops = es._access(c.c_view, pt)
+                    es.put(affine_ops.PrefetchOp.build_prefetch(c.c, ops, amap, write=True))
         if self.full_m and self.full_n:
             init0 = self.init_full(es, i0, j0, pc_t)
             accs = self.kernel(es, asrc, bsrc, env, init0)
@@ -711,21 +775,48 @@ class _Nest:
         B comes from strip t of the packed panel (`("packed", t)`) or in place from column
         j0 of B (`("direct", j0)`); A from strip s of the packed block or in place from row i0.
         """
-        kcur = self.kcur(env)
         mr, nr, vl = self.cfg.mr, self.cfg.nr, self.cfg.vl
         nv = nr // vl
         inits = init if init is not None else [self.zero_vec] * (mr * nv)
-        loop, body = e.for_(0, kcur, inits)  # type: ignore[arg-type]
+        u = self.unroll
+        kc, pc = self.kcE, env["pc"]
+        trips: Ub = (lambda p, k: [AffineConstantExpr(kc // u), (k - p).floordiv(u)], (pc, self.K))
+        loop, body = e.for_(0, trips if u > 1 else self.kcur(env), inits)  # type: ignore[arg-type]
         args = loop.body_block.arguments
-        kk, accs = args[0], list(args[1:])
+        accs = list(args[1:])
+        for step in range(u):
+            kk = args[0] if u == 1 else body.ix(lambda q, st=step: q * u + st, args[0])
+            accs = self.kernel_step(body, asrc, bsrc, env, kk, accs)
+        body.put(affine.YieldOp.create(accs, []))
+        return list(loop.results)
+
+    def _prefetch(self, e: _E, mem: Value, view: AffineMap, args: Sequence[Idx]) -> None:
+        amap, ops = e._access(view, args)
+        e.put(affine_ops.PrefetchOp.build_prefetch(mem, ops, amap, locality=3))
+
+    def kernel_step(
+        self,
+        body: _E,
+        asrc: tuple[str, Idx],
+        bsrc: tuple[str, Idx],
+        env: dict[str, Idx],
+        kk: Idx,
+        accs: list[Value],
+    ) -> list[Value]:
+        """One k step of the micro-kernel: B vectors, broadcast A elements, mr x nr/vl FMAs."""
+        mr, nr, vl = self.cfg.mr, self.cfg.nr, self.cfg.vl
+        nv = nr // vl
         bslot, aslot = self._slot(self.b_private), self._slot(self.a_private)
         bmap, amap = _ident(len(bslot) + 3), _ident(len(aslot) + 3)
         kind, where = bsrc
         k_in: Idx | None = None
+        d = self.cfg.prefetch
         if kind == "packed":
             bv = [
                 body.vload(self.vt, self.bp, bmap, [*bslot, where, kk, q * vl]) for q in range(nv)
             ]
+            if d:
+                self._prefetch(body, self.bp, bmap, [*bslot, where, _off(kk, d), 0])
         else:
             k_in = k = body.ix(lambda p, x: p + x, env["pc"], kk)
             c = self.c
@@ -733,6 +824,8 @@ class _Nest:
                 body.vload(self.vt, c.b, c.b_view, [*self.bvals, 0, _off(where, q * vl), k])
                 for q in range(nv)
             ]
+        if d and asrc[0] == "packed":
+            self._prefetch(body, self.ap, amap, [*aslot, asrc[1], _off(kk, d), 0])
         new: list[Value] = []
         akind, awhere = asrc
         if akind == "direct" and k_in is None:
@@ -746,8 +839,7 @@ class _Nest:
             ab = body.bcast(a, self.vt)
             for q in range(nv):
                 new.append(body.v(vector.FMAOp.create([ab, bv[q], accs[r * nv + q]], [self.vt])))
-        body.put(affine.YieldOp.create(new, []))
-        return list(loop.results)
+        return new
 
     def _points(self, i0: Idx, j0: Idx) -> list[list[Idx]]:
         """View points (b..., m, n, 0) of the tile's vectors, row-major."""

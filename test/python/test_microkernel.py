@@ -122,7 +122,8 @@ def test_knobs_are_listed_with_legal_domains() -> None:
     ctx = KnobContext()
     _after_pass(_matmul("64", "784", "512"), 16, ctx)
     names = {r.name: r for r in ctx.space() if r.pass_name == "contraction-microkernel"}
-    blis = {"mr", "nr", "kc", "mc", "nc", "order", "parallel", "pack", "pack-a"}
+    blis = {"mr", "nr", "kc", "mc", "nc", "order", "parallel", "pack", "pack-a", "inline-pack-b", "k-unroll",
+            "prefetch", "prefetch-c"}
     assert set(names) == blis | {"kernel", "rows", "vecs", "kblock"}
     assert names["kernel"].value == "blis"
     mr, nr = names["mr"].value, names["nr"].value
@@ -201,6 +202,28 @@ def test_a_in_place_or_packed(pack: bool) -> None:
         _check(text, dyn={0: 17}, knobs={**knobs, f"{site}/pack": b_pack})
 
 
+@pytest.mark.parametrize("mc", [12, 48])  # several ic blocks / one
+def test_b_strips_packed_inline(mc: int) -> None:
+    # Each B strip packed right before the first A block uses it; with one ic block the
+    # panel is a single strip reused. Unrolled k loop and prefetches on top.
+    text = _matmul("?", "40", "45", "bias")
+    site = _site(text)
+    knobs = {
+        f"{site}/inline-pack-b": True, f"{site}/mr": 6, f"{site}/nr": 16, f"{site}/kc": 16,
+        f"{site}/mc": mc, f"{site}/nc": 32, f"{site}/k-unroll": 4, f"{site}/prefetch": 8,
+        f"{site}/prefetch-c": True,
+    }
+    ir = _after_pass(text, 8, KnobContext(knobs))
+    assert "affine.prefetch" in ir
+    for rows in (1, 7, 13, 37):
+        _check(text, dyn={0: rows}, knobs=knobs)
+    one = _matmul("40", "40", "45", "bias")
+    site1 = _site(one)
+    knobs1 = {k.replace(site, site1): v for k, v in knobs.items()}
+    assert "memref<1x16x16xf32>" in _after_pass(one, 8, KnobContext(knobs1)) or mc < 40
+    _check(one, knobs=knobs1)
+
+
 def test_dynamic_dims_and_empty_k() -> None:
     text = _matmul("?", "?", "?", "bias,relu")
     for m, k, n in [(7, 13, 21), (1, 1, 1), (20, 0, 9), (0, 5, 3)]:
@@ -272,6 +295,10 @@ def _random_config(rng: random.Random, site: str, vl: int, batch: bool) -> dict:
         f"{site}/parallel": rng.choice(["none", "jc", "ic"] + (["batch"] if batch else [])),
         f"{site}/pack": rng.choice([True, False]),
         f"{site}/pack-a": rng.choice([True, False]),
+        f"{site}/inline-pack-b": rng.choice([True, False]),
+        f"{site}/k-unroll": rng.choice([1, 2, 4, 8]),
+        f"{site}/prefetch": rng.choice([0, 4, 8, 16, 32]),
+        f"{site}/prefetch-c": rng.choice([True, False]),
     }
 
 

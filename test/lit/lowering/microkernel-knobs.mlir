@@ -1,6 +1,6 @@
 // RUN: mlc-opt %s -p 'func.func(contraction-microkernel{vector-width=8 min-flops=0 skinny=false})' --dump-knobs=%t.json | filecheck %s --check-prefix=DEFAULT
 // RUN: filecheck %s --check-prefix=DUMP --input-file=%t.json
-// RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); json.dump({k['key']: {'mr': 2, 'nr': 24, 'mc': 4, 'kc': 8, 'nc': 24, 'order': 'ic-pc-jc', 'parallel': 'ic', 'pack': True, 'pack-a': True}[k['knob']] for k in d['knobs']}, sys.stdout)" %t.json > %t.cfg.json
+// RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); json.dump({k['key']: {'mr': 2, 'nr': 24, 'mc': 4, 'kc': 8, 'nc': 24, 'order': 'ic-pc-jc', 'parallel': 'ic', 'pack': True, 'pack-a': True, 'inline-pack-b': False, 'k-unroll': 1, 'prefetch': 0, 'prefetch-c': False}[k['knob']] for k in d['knobs']}, sys.stdout)" %t.json > %t.cfg.json
 // RUN: mlc-opt %s -p 'func.func(contraction-microkernel{vector-width=8 min-flops=0 skinny=false})' --knobs=%t.cfg.json | filecheck %s --check-prefix=CONFIGURED
 // RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); json.dump({k['key']: 5 for k in d['knobs'] if k['knob'] == 'mr'}, sys.stdout)" %t.json > %t.bad.json
 // RUN: not mlc-opt %s -p 'func.func(contraction-microkernel{vector-width=8 min-flops=0 skinny=false})' --knobs=%t.bad.json 2>&1 | filecheck %s --check-prefix=BAD
