@@ -12,7 +12,9 @@ compile, first call).
 Stage times are wall clock except the LLVM optimization and machine-code rows, which are thread
 CPU seconds summed over the parts (what a single core would spend). Every figure is the best of
 `--runs` (the run with the best total); the machine's load average is printed, because the wall
-figures of the split compile (and all of them) depend on free cores.
+figures of the split compile (and all of them) depend on free cores. The fresh-process line
+is followed by how many of mlc's modules that process compiled from source for want of current
+bytecode (`make venv` byte-compiles the project; an edited module waits for the next one).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from mlc.lowering import compile as lowering_compile
 
@@ -60,6 +63,36 @@ args = [rng.standard_normal([d if isinstance(d, int) else 4 for d in a.shape])
 compiled.main(*args)
 t3 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "compile": t2 - t1, "call": t3 - t2}))
+print(json.dumps(stale_bytecode()))
+"""
+# Appended to FRESH: which of mlc's imported modules had no current bytecode (no .pyc, or one
+# whose recorded source mtime/size or hash no longer matches), i.e. were compiled from source.
+BYTECODE_CHECK = """
+def stale_bytecode():
+    import os
+    from importlib.util import MAGIC_NUMBER, source_hash
+
+    def current(mod):
+        src, cached = getattr(mod, "__file__", None), getattr(mod.__spec__, "cached", None)
+        if not src or not src.endswith(".py"):
+            return True
+        try:
+            with open(cached, "rb") as f:
+                head = f.read(16)
+            st = os.stat(src)
+        except (OSError, TypeError):
+            return False
+        flags = int.from_bytes(head[4:8], "little")
+        if head[:4] != MAGIC_NUMBER:
+            return False
+        if flags & 1:  # hash-based (checked when bit 2 is set)
+            with open(src, "rb") as f:
+                return not flags & 2 or head[8:16] == source_hash(f.read())
+        mtime, size = int.from_bytes(head[8:12], "little"), int.from_bytes(head[12:16], "little")
+        return mtime == int(st.st_mtime) & 0xFFFFFFFF and size == st.st_size & 0xFFFFFFFF
+
+    own = [m for n, m in list(sys.modules.items()) if n == "mlc" or n.startswith("mlc.")]
+    return {"modules": len(own), "from_source": sorted(m.__name__ for m in own if not current(m))}
 """
 
 
@@ -170,19 +203,23 @@ def cold_compile(text: str, threads: int, runs: int) -> dict[int, list[tuple[flo
     return out
 
 
-def fresh_process(path: Path, runs: int) -> dict[str, list[float]]:
+def fresh_process(path: Path, runs: int) -> tuple[dict[str, list[float]], dict[str, Any]]:
+    """Seconds of each phase of `runs` fresh processes, and the bytecode check of the last."""
     out: dict[str, list[float]] = {"import": [], "compile": [], "call": []}
+    bytecode: dict[str, Any] = {}
+    script = BYTECODE_CHECK + FRESH
     for _ in range(runs):
         proc = subprocess.run(
-            [sys.executable, "-c", FRESH, str(path)], capture_output=True, text=True, cwd=ROOT
+            [sys.executable, "-c", script, str(path)], capture_output=True, text=True, cwd=ROOT
         )
         if proc.returncode:
             lines = (proc.stderr.strip() or f"exit status {proc.returncode}").splitlines()
             print(f"fresh process failed: {lines[-1]}")
             continue
-        for k, v in json.loads(proc.stdout.strip().splitlines()[-1]).items():
+        times, bytecode = map(json.loads, proc.stdout.strip().splitlines()[-2:])
+        for k, v in times.items():
             out[k].append(v)
-    return out
+    return out, bytecode
 
 
 def bench(name: str, runs: int, threads: int, verbose: bool, subproc: bool) -> None:
@@ -221,11 +258,17 @@ def bench(name: str, runs: int, threads: int, verbose: bool, subproc: bool) -> N
     t = time.perf_counter()
     mlc.compile(text)
     print(f"{'mlc.compile, both caches hit':44} {ms(time.perf_counter() - t)}")
-    fresh = fresh_process(path, runs) if subproc else {}
+    fresh, bytecode = fresh_process(path, runs) if subproc else ({}, {})
     if fresh.get("import"):
         parts = ", ".join(f"{k} {ms(min(v)).strip()}" for k, v in fresh.items())
         total = min(sum(v) for v in zip(*fresh.values()))
         print(f"{'fresh process, best: ' + parts:>44}   total {ms(total).strip()}")
+        stale = bytecode["from_source"]
+        print(
+            f"fresh process: {len(stale)} of mlc's {bytecode['modules']} imported modules had no "
+            "current bytecode" + (" (compiled from source each time; `make venv` writes it): "
+            + ", ".join(stale[:6]) + (", ..." if len(stale) > 6 else "") if stale else "")
+        )
         first = fresh["compile"]
         verdicts.append(
             f"fresh process's first compile {ms(min(first)).strip()} best, "
