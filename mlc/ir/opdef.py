@@ -567,6 +567,9 @@ class Op(Operation, metaclass=_OpMeta):
         _verify_structure(self)
 
 
+_OP_BASES = frozenset(Op.__mro__)
+
+
 def _flatten_groups(
     cls: type, groups: Sequence[Any], defs: tuple, attrs: dict[str, A.Attribute], seg_name: str
 ) -> list[Any]:
@@ -646,8 +649,11 @@ def _define(cls: type[Op], ns: dict[str, Any]) -> None:
         raise TypeError(f"op name '{name}' must be 'dialect.mnemonic'")
 
     operand_defs, result_defs, prop_defs, region_defs, successor_defs = [], [], [], [], []
-    # Inherit definitions from a dialect-local base, then add this class's own.
+    # Inherit definitions from a dialect-local base, then add this class's own (Op and its
+    # bases define none: their dictionaries are not scanned).
     for base in reversed(cls.__mro__[1:]):
+        if base in _OP_BASES:
+            continue
         for key, value in base.__dict__.items():
             if isinstance(value, _Def):
                 ns.setdefault(key, value)

@@ -408,6 +408,14 @@ class _Info:
     def fail(self, message: str) -> TypeError:
         return TypeError(f"{self.cls.__name__}: bad assembly format: {message}")
 
+    def for_class(self, cls: type) -> _Info:
+        """These facts for `cls`, whose format and definitions are those of `self.cls`."""
+        other = object.__new__(_Info)
+        for slot in _Info.__slots__:
+            setattr(other, slot, getattr(self, slot))
+        other.cls = cls
+        return other
+
     def check(self) -> None:
         cls = self.cls
         typed: set[str] = set()
@@ -558,6 +566,26 @@ def compile_format(cls: type, fmt: str) -> None:
     cls.parse_asm = classmethod(gen_parser(info))  # type: ignore[attr-defined]
 
 
+# Checked formats and generated sources by everything they depend on, shared by the classes
+# of a family (one base, one format: math's unary functions, arith's binary ops, ...): the same
+# format on the same definitions, traits and interfaces checks and generates the same way.
+_SHARED: dict[tuple, tuple[_Info, Any, Any]] = {}
+
+
+def _shared_key(cls: Any, fmt: str) -> tuple | None:
+    """What `_check` and the generators read of `cls` (the definition objects themselves, the
+    traits in their order, the type equalities, type inference, the properties); None for a
+    format with custom directives, whose methods are looked up on the class."""
+    if "custom<" in fmt:
+        return None
+    return (
+        fmt, cls._operand_defs, cls._result_defs, cls._prop_defs, cls._region_defs,
+        cls._successor_defs, tuple(cls._traits),
+        tuple(tuple(g) for g in getattr(cls, "format_type_equalities", ())),
+        issubclass(cls, D.InferTypeOpInterface), cls._prop_names,
+    )  # fmt: skip
+
+
 def define_format(cls: type, fmt: str) -> None:
     """`compile_format`, with the Python compilation of the generated hooks deferred to their
     first use (how op classes get their format: importing a dialect compiles nothing).
@@ -566,11 +594,22 @@ def define_format(cls: type, fmt: str) -> None:
     format raises TypeError at class definition exactly as with `compile_format`; the parser's
     fast path and line-op path (made by the same generator from the same checked format, and
     half of the generation time of a fresh process's imports) are generated on first use too.
+    A class whose format and definitions are those of a class defined before (a family of ops
+    on one base) takes that class's checked format and sources under its own name.
     """
     from mlc.syntax.format_gen import parser_source, printer_source
 
-    info = _check(cls, fmt)
-    hooks = _LazyHooks(cls, printer_source(info), parser_source(info), info)
+    key = _shared_key(cls, fmt)
+    shared = _SHARED.get(key) if key is not None else None
+    if shared is None:
+        info = _check(cls, fmt)
+        printer, parser = printer_source(info), parser_source(info)
+        if key is not None:
+            _SHARED[key] = (info, printer, parser)
+    else:
+        name = cls.__name__
+        info, printer, parser = shared[0].for_class(cls), *(s.for_class(name) for s in shared[1:])
+    hooks = _LazyHooks(cls, printer, parser, info)
     cls.print_asm = _LazyHook(hooks, "print_asm")  # type: ignore[attr-defined]
     cls.parse_asm = _LazyHook(hooks, "parse_asm")  # type: ignore[attr-defined]
 

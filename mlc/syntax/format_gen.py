@@ -82,6 +82,13 @@ class GeneratedSource:
         self.filename = filename
         self.qualname = qualname
 
+    def for_class(self, name: str) -> GeneratedSource:
+        """The same hook named after the class `name` (for a class sharing this format)."""
+        owner, _, attr = self.qualname.rpartition(".")
+        return GeneratedSource(
+            self.source, self.consts, name + self.filename[len(owner) :], f"{name}.{attr}"
+        )
+
     def build(self) -> Callable[..., Any]:
         namespace = dict(self.consts)
         exec(compile(self.source, f"<format of {self.filename}>", "exec"), namespace)

@@ -94,3 +94,44 @@ def test_every_dialect_op_compiles() -> None:
             assert type(cls.__dict__.get("print_asm")) is not _LazyHook
             checked += 1
     assert checked > 150
+
+
+def _family() -> tuple[type, type, type]:
+    class _UnaryBase(Op):
+        traits = (SameOperandsAndResultType,)
+        x = operand(Index)
+        r = result(Index)
+
+    fmt = "$x attr-dict `:` type($r)"
+    first = type(_UnaryBase)("FirstOp", (_UnaryBase,), {"name": "fam.first", "format": fmt})
+    second = type(_UnaryBase)("SecondOp", (_UnaryBase,), {"name": "fam.second", "format": fmt})
+    return _UnaryBase, first, second
+
+
+def test_a_family_shares_the_checked_format() -> None:
+    """Classes with one format on the same definitions share its check and sources, each
+    under its own name."""
+    _, first, second = _family()
+    hooks = [cls.__dict__["parse_asm"].hooks for cls in (first, second)]
+    assert hooks[0].parser.source == hooks[1].parser.source
+    assert hooks[0].printer.source == hooks[1].printer.source
+    assert hooks[1].info.cls is second and hooks[1].parser.qualname == "SecondOp.parse_asm"
+    text = '%0 = "test.i"() : () -> index\n%1 = fam.first %0 : index\n%2 = fam.second %1 : index\n'
+    ctx = Context()
+    ctx.register_dialect(Dialect("fam", (first, second)))
+    module = parse_module(text, ctx=ctx, allow_unregistered=True)
+    ops = module.regions[0].blocks[0].ops
+    assert [type(op) for op in ops[1:]] == [first, second]
+    assert second.parse_asm.__func__.__qualname__ == "SecondOp.parse_asm"
+    assert second.print_asm.__qualname__ == "SecondOp.print_asm"
+    assert "%2 = fam.second %1 : index" in str(module)
+
+
+def test_same_format_on_other_definitions_is_checked_again() -> None:
+    _family()
+    with pytest.raises(TypeError, match="NoResultOp: bad assembly format: .*'\\$r'"):
+
+        class NoResultOp(Op):
+            name = "fam.noresult"
+            x = operand(Index)
+            format = "$x attr-dict `:` type($r)"
