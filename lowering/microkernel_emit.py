@@ -567,7 +567,21 @@ class _Nest:
             strip(ep, only, ep.ix(lambda n: n % nr, self.N))  # type: ignore[arg-type]
             return
         full: Ub = (lambda j, n: [AffineConstantExpr(nc // nr), (n - j).floordiv(nr)], (jc, self.N))
-        if self.cfg.pack and e.bound(full) != 0:
+        if self.cfg.pack and e.bound(full) != 0 and c.b_direct:
+            # The full strips row by row of B (k outer): B is read sequentially. Strip by strip
+            # (k inner), each k step read one line of another row: at 2048 x 2048 (8 KiB rows,
+            # B out of cache) 4 cycles per element, the prefetchers not following.
+            vl = self.cfg.vl
+            _, ek = e.for_(0, kcur)
+            kk = ek.block.arguments[0]
+            k = ek.ix(lambda a, b: a + b, pc, kk)
+            _, et = ek.for_(0, full)
+            t = et.block.arguments[0]
+            for q in range(nr // vl):
+                n = et.ix(lambda j, tt: j + tt * nr + q * vl, jc, t)  # noqa: B023
+                v = et.vload(self.vt, c.b, c.b_view, [*self.bvals, 0, n, k])
+                et.vstore(v, self.bp, ident, [*slot, t, kk, q * vl])
+        elif self.cfg.pack and e.bound(full) != 0:
             _, es = e.for_(0, full)
             strip(es, es.block.arguments[0], nr)
         if not self.full_n:
