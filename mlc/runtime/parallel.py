@@ -12,6 +12,12 @@ started yet itself (a worker that has not woken up by then, on a busy machine or
 loop, costs no wait); each chunk's `begin` is `lower + k*step` and its `end` the next chunk's
 `begin` (the last is `upper`). A call made while a parallel region runs on the same thread
 (nested parallelism) runs the whole range inline. Native bodies run with the GIL released.
+
+Two pools implement it: the native one of `mlc.runtime.native_pool` (the default: JIT-compiled
+pthreads code, no Python on the way, a few microseconds per region), which also runs inline a
+region entered while another thread's region holds the pool, and the Python pool below (worker
+threads fed by a queue, called back through ctypes: tens of microseconds per region), used when
+the native one cannot be built or `MLC_NATIVE_POOL=0`.
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from mlc.runtime import native_pool
+from mlc.runtime.native_pool import NativePool
 
 __all__ = [
     "chunk_bounds",
@@ -128,12 +137,44 @@ def chunk_bounds(lower: int, upper: int, step: int, threads: int) -> list[tuple[
 
 
 class _State(threading.local):
-    threads: int = 0  # set by each entry call of a module that calls mlc_parallel_for
-    depth: int = 0  # > 0 while this thread runs a chunk of a parallel region
-    pending: tuple[BaseException, bool] | None = None  # noted in the callback, for the caller
+    """Per-thread state of the entry calls: the width they run regions with, and a failure
+    noted during the last native call, for the caller to raise."""
+
+    depth: int = 0  # > 0 while this thread runs a chunk of a parallel region (Python pool)
+    _threads: int = 0
+    _pending: tuple[BaseException, bool] | None = None
+
+    @property
+    def threads(self) -> int:
+        """Set by each entry call of a module that calls mlc_parallel_for (0: the default)."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, n: int) -> None:
+        if n != self._threads:  # the native pool keeps its own copy per thread
+            self._threads = n
+            if _NATIVE is not None:
+                _NATIVE.set_threads(n)
+
+    @property
+    def pending(self) -> tuple[BaseException, bool] | None:
+        """The first failure noted during the last native call on this thread (the callback's,
+        or the native pool's: both are fatal, the iterations did not run)."""
+        p = self._pending
+        if p is None and _NATIVE is not None:
+            err = _NATIVE.take_error()
+            if err is not None:
+                p = self._pending = (err, True)
+        return p
+
+    @pending.setter
+    def pending(self, value: tuple[BaseException, bool] | None) -> None:
+        self._pending = value
 
 
 _TLS = _State()
+# The native pool (mlc.runtime.native_pool), once `parallel_for_address` has loaded it.
+_NATIVE: NativePool | None = None
 
 
 class _Pool:
@@ -184,6 +225,8 @@ def _reset_after_fork() -> None:
     global _POOL
     _POOL = _Pool()
     _TLS.depth = 0
+    if _NATIVE is not None:
+        _NATIVE.after_fork()
 
 
 if hasattr(os, "register_at_fork"):
@@ -268,7 +311,17 @@ _CALLBACK = _ENTRY_TYPE(_parallel_for)
 
 
 def parallel_for_address() -> int:
-    """The address of `mlc_parallel_for` (the ctypes callback kept alive for the process)."""
+    """The address of `mlc_parallel_for`: the native pool's (mlc.runtime.native_pool), or where
+    that cannot be built or `MLC_NATIVE_POOL=0`, the Python pool's ctypes callback (both kept
+    alive for the process). The JIT's target must be initialized."""
+    global _NATIVE
+    pool = native_pool.load()
+    if pool is not None:
+        if _NATIVE is None:
+            pool.set_default_threads(default_threads())
+            _NATIVE = pool
+            _NATIVE.set_threads(_TLS.threads)  # a width this thread set before the load
+        return pool.address
     addr = ctypes.cast(_CALLBACK, ctypes.c_void_p).value
     assert addr is not None
     return addr

@@ -368,3 +368,47 @@ def test_forked_child_gets_its_own_pool(par2: JitModule) -> None:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_native_pool_is_the_default(par2: JitModule) -> None:
+    from mlc.runtime import parallel
+
+    par2.par(np.ones(8, np.float32), 0, 1)
+    assert parallel._NATIVE is not None
+    assert parallel.parallel_for_address() == parallel._NATIVE.address
+
+
+def test_many_short_regions_back_to_back(par2: JitModule, par1: JitModule) -> None:
+    """Regions that end before the workers are done waking up, one after the other, with the
+    width changing between calls: every iteration runs exactly once in each."""
+    rng = np.random.default_rng(7)
+    for k in range(1000):
+        n = int(rng.integers(0, 70))
+        lo, step = int(rng.integers(0, 3)), int(rng.integers(1, 4))
+        x = rng.standard_normal(n).astype(np.float32)
+        y, cnt, _ = (par2 if k % 7 else par1).par(x, lo, step)
+        want_y, want_cnt = _expected(x, lo, step)
+        np.testing.assert_array_equal(cnt, want_cnt)
+        np.testing.assert_array_equal(y, want_y)
+
+
+def test_python_pool_when_the_native_one_is_off() -> None:
+    """MLC_NATIVE_POOL=0: the Python pool runs the regions, with the same results."""
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np, threading, sys\n"
+        "sys.path.insert(0, %r)\n"
+        "from test_runtime_parallel import PAR, PAR_SIG, _worker_ran\n"
+        "from mlc.runtime import compile_llvm_ir, parallel\n"
+        "m = compile_llvm_ir(PAR, {'par': PAR_SIG}, threads=2)\n"
+        "x = np.ones(1 << 22, np.float32)\n"
+        "tid = _worker_ran(lambda: m.par(x, 0, 1)[2])\n"
+        "y, cnt, _ = m.par(x, 0, 1)\n"
+        "assert parallel._NATIVE is None and (cnt == 1).all() and (y == 2).all()\n"
+        "assert len(set(tid.tolist())) == 2\n"
+    ) % os.path.dirname(__file__)
+    env = dict(os.environ, MLC_NATIVE_POOL="0")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
