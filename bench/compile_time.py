@@ -53,9 +53,9 @@ import json, sys, time
 t0 = time.perf_counter()
 import numpy as np
 import mlc
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), time.process_time()
 compiled = mlc.compile(open(sys.argv[1]).read())
-t2 = time.perf_counter()
+t2, c2 = time.perf_counter(), time.process_time()
 sig = compiled.signatures["main"]
 rng = np.random.default_rng(0)
 args = [rng.standard_normal([d if isinstance(d, int) else 4 for d in a.shape])
@@ -63,7 +63,7 @@ args = [rng.standard_normal([d if isinstance(d, int) else 4 for d in a.shape])
 compiled.main(*args)
 t3 = time.perf_counter()
 print(json.dumps({"import": t1 - t0, "compile": t2 - t1, "call": t3 - t2}))
-print(json.dumps(stale_bytecode()))
+print(json.dumps({"compile_cpu": c2 - c1, **stale_bytecode()}))
 """
 # Appended to FRESH: which of mlc's imported modules had no current bytecode (no .pyc, or one
 # whose recorded source mtime/size or hash no longer matches), i.e. were compiled from source.
@@ -204,9 +204,10 @@ def cold_compile(text: str, threads: int, runs: int) -> dict[int, list[tuple[flo
 
 
 def fresh_process(path: Path, runs: int) -> tuple[dict[str, list[float]], dict[str, Any]]:
-    """Seconds of each phase of `runs` fresh processes, and the bytecode check of the last."""
+    """Seconds of each phase of `runs` fresh processes; the process CPU seconds of their first
+    compiles (`compile_cpu`) and the bytecode check of the last one."""
     out: dict[str, list[float]] = {"import": [], "compile": [], "call": []}
-    bytecode: dict[str, Any] = {}
+    extra: dict[str, Any] = {"compile_cpu": []}
     script = BYTECODE_CHECK + FRESH
     for _ in range(runs):
         proc = subprocess.run(
@@ -216,10 +217,12 @@ def fresh_process(path: Path, runs: int) -> tuple[dict[str, list[float]], dict[s
             lines = (proc.stderr.strip() or f"exit status {proc.returncode}").splitlines()
             print(f"fresh process failed: {lines[-1]}")
             continue
-        times, bytecode = map(json.loads, proc.stdout.strip().splitlines()[-2:])
+        times, checks = map(json.loads, proc.stdout.strip().splitlines()[-2:])
         for k, v in times.items():
             out[k].append(v)
-    return out, bytecode
+        extra["compile_cpu"].append(checks.pop("compile_cpu"))
+        extra.update(checks)
+    return out, extra
 
 
 def bench(name: str, runs: int, threads: int, verbose: bool, subproc: bool) -> None:
@@ -258,14 +261,19 @@ def bench(name: str, runs: int, threads: int, verbose: bool, subproc: bool) -> N
     t = time.perf_counter()
     mlc.compile(text)
     print(f"{'mlc.compile, both caches hit':44} {ms(time.perf_counter() - t)}")
-    fresh, bytecode = fresh_process(path, runs) if subproc else ({}, {})
+    fresh, extra = fresh_process(path, runs) if subproc else ({}, {})
     if fresh.get("import"):
         parts = ", ".join(f"{k} {ms(min(v)).strip()}" for k, v in fresh.items())
         total = min(sum(v) for v in zip(*fresh.values()))
         print(f"{'fresh process, best: ' + parts:>44}   total {ms(total).strip()}")
-        stale = bytecode["from_source"]
+        cpu = extra["compile_cpu"]
         print(
-            f"fresh process: {len(stale)} of mlc's {bytecode['modules']} imported modules had no "
+            f"{'fresh process, first compile, process CPU':44} {ms(min(cpu))} best, "
+            f"{ms(statistics.median(cpu)).strip()} median (all threads)"
+        )
+        stale = extra["from_source"]
+        print(
+            f"fresh process: {len(stale)} of mlc's {extra['modules']} imported modules had no "
             "current bytecode" + (" (compiled from source each time; `make venv` writes it): "
             + ", ".join(stale[:6]) + (", ..." if len(stale) > 6 else "") if stale else "")
         )
