@@ -76,7 +76,25 @@ def _init_llvm() -> None:
     llvm.add_symbol(PARALLEL_FOR, parallel_for_address())
     for name, address in workspace.symbols().items():
         llvm.add_symbol(name, address)
+    _load_compiler_runtime()
     _initialized = True
+
+
+# The C libraries holding the compiler runtime's builtins, by platform (macOS has them in
+# libSystem, always loaded).
+_COMPILER_RUNTIME = ("libgcc_s.so.1",)
+
+
+def _load_compiler_runtime() -> None:
+    # Code generation calls builtins that no IR declares (f16 conversions such as __truncdfhf2
+    # on a CPU without native f16 arithmetic, 128-bit division): MCJIT binds them from the
+    # process, which holds libgcc_s only if something else loaded it, and an unbound builtin is
+    # a call to address 0. Loading it here makes them resolvable in every process.
+    for name in _COMPILER_RUNTIME:
+        try:
+            llvm.load_library_permanently(name)
+        except RuntimeError:  # not on this platform
+            pass
 
 
 @dataclass(frozen=True)
