@@ -42,6 +42,7 @@ _IR = r"""
 @mlc_pool_key_threads = global i32 0
 @mlc_pool_key_error = global i32 0
 @mlc_pool_error_flag = global i64 0, align 64
+@mlc_pool_entries = global i64 0, align 64
 @mlc_pool_error_step = global i64 0
 @mlc_pool_error_threads = global i64 0
 @mlc_pool_default_threads = global i64 1
@@ -226,6 +227,7 @@ relock:
 define void @mlc_parallel_for(ptr %body, ptr %ctx, i64 %lo, i64 %up, i64 %step) {{
 entry:
   %tid = alloca i64, align 8
+  %calls = atomicrmw add ptr @mlc_pool_entries, i64 1 monotonic
   %bad = icmp sle i64 %step, 0
   br i1 %bad, label %error, label %ok
 error:
@@ -354,7 +356,9 @@ return:
 class NativePool:
     """The JIT-compiled pool of a process: entry address and the Python side's controls."""
 
-    __slots__ = ("_engine", "address", "_error_flag", "_set_threads", "_take_error", "_reset")
+    __slots__ = (
+        "_engine", "address", "_entries", "_error_flag", "_set_threads", "_take_error", "_reset"
+    )  # fmt: skip
 
     def __init__(self, engine: Any) -> None:
         self._engine = engine  # its code must live as long as the process
@@ -363,9 +367,16 @@ class NativePool:
         self._error_flag = ctypes.c_int64.from_address(
             engine.get_global_value_address("mlc_pool_error_flag")
         )
+        self._entries = ctypes.c_int64.from_address(
+            engine.get_global_value_address("mlc_pool_entries")
+        )
         self._set_threads = ctypes.CFUNCTYPE(None, ctypes.c_int64)(fn("mlc_pool_set_threads"))
         self._take_error = ctypes.CFUNCTYPE(ctypes.c_int64)(fn("mlc_pool_take_error"))
         self._reset = ctypes.CFUNCTYPE(None)(fn("mlc_pool_reset"))
+
+    def entries(self) -> int:
+        """The number of `mlc_parallel_for` calls so far (every thread, inline ones too)."""
+        return self._entries.value
 
     def set_threads(self, n: int) -> None:
         """The calling thread's region width from now on (0: the process default)."""

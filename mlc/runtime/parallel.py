@@ -38,6 +38,7 @@ from mlc.runtime.native_pool import NativePool
 __all__ = [
     "chunk_bounds",
     "default_threads",
+    "parallel_calls",
     "parallel_for_address",
     "planned_threads",
     "planning_threads",
@@ -242,9 +243,20 @@ def _run_inline(body: Any, begin: int, end: int, ctx: int) -> None:
         tls.depth -= 1
 
 
+_CALLS = 0  # mlc_parallel_for calls served by the Python pool (see `parallel_calls`)
+
+
+def parallel_calls() -> int:
+    """The number of `mlc_parallel_for` calls made so far in this process, by any thread and
+    through either pool, including those that ran inline (one chunk, nested, `threads=1`)."""
+    return _CALLS + (_NATIVE.entries() if _NATIVE is not None else 0)
+
+
 def _parallel_for(body_addr: int, ctx: int, lower: int, upper: int, step: int) -> None:
     # A ctypes callback: nothing may propagate into the native caller, and every iteration must
     # have run when it returns (the chunks share `ctx`, which lives in the caller's frame).
+    global _CALLS
+    _CALLS += 1
     try:
         body = _BODIES.get(body_addr)
         if body is None:
