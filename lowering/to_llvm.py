@@ -21,6 +21,7 @@ at the op, with a note saying what is not supported.
 
 from __future__ import annotations
 
+import platform
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -262,6 +263,8 @@ class FnLowering:
         self._doms: dict[Block, frozenset[Block]] = {self.block: frozenset((self.block,))}
         self._last_const: Operation | None = None
         self.vector_ops = 0  # vector-dialect ops lowered so far (loops use the count)
+        self.stack_bytes = 0  # bytes of the memref.alloc buffers given entry-block slots
+        self.stack_slots: set[Value] = set()  # those buffers (their dealloc is a no-op)
 
     # -- building ------------------------------------------------------------------------------
 
@@ -351,14 +354,15 @@ class FnLowering:
         self._last_const = c
         return c.results[0]  # type: ignore[no-any-return]
 
-    def entry_alloca(self, t: A.Type) -> Value:
+    def entry_alloca(self, t: A.Type, alignment: int | None = None) -> Value:
         """A stack slot of type `t` allocated once, at the top of the entry block (so that a
         loop does not grow the stack)."""
         entry = self.region.blocks[0]
         one = llvm.ConstantOp.create((), [I64], {"value": A.IntegerAttr(1, I64)}, location=self.loc)
-        slot = llvm.AllocaOp.create(
-            [one.results[0]], [PTR], {"elem_type": A.TypeAttr(t)}, location=self.loc
-        )
+        attrs: dict[str, A.Attribute] = {"elem_type": A.TypeAttr(t)}
+        if alignment is not None:
+            attrs["alignment"] = A.IntegerAttr(alignment, I64)
+        slot = llvm.AllocaOp.create([one.results[0]], [PTR], attrs, location=self.loc)
         first = entry.ops[0] if len(entry) else None
         if first is None:
             entry.append(one)
@@ -884,6 +888,8 @@ def lower_module(module: Operation, knob: Callable[[Operation], bool] | None = N
             if decl.parent is not None and decl not in todo:
                 decl.erase()
         return False
+    for new in [n for _, n in replacements] + [b for _, b in mod.outlined]:
+        fence_nontemporal_stores(mod, new)
     by_name = {}
     for old, new in replacements:
         block.insert_before(new, old)
@@ -893,6 +899,29 @@ def lower_module(module: Operation, knob: Callable[[Operation], bool] | None = N
     for old, _ in replacements:
         old.erase(drop_uses=True)
     return True
+
+
+def _host_is_x86() -> bool:
+    return platform.machine().lower() in ("x86_64", "amd64", "i386", "i686")
+
+
+def fence_nontemporal_stores(mod: ModuleLowering, func: Operation) -> None:
+    """An `sfence` before each return of a function that makes non-temporal stores (x86):
+    `movnt*` stores are weakly ordered, so without it another thread that learns of the
+    function's end (the thread pool's join, the caller) could read stale memory. One fence
+    per call (per chunk of a parallel body), not per store loop: a fence waits for the
+    write-combining buffers to drain."""
+    if not _host_is_x86() or not func.regions or not func.regions[0].blocks:
+        return
+    if not any(o.name == "llvm.store" and o.get_attr("nontemporal") is not None for o in func.walk()):
+        return
+    name = mod.declare("llvm.x86.sse.sfence", None, [])
+    for block in func.regions[0].blocks:
+        ret = block.last
+        if ret is not None and type(ret) is llvm.ReturnOp:
+            call = llvm.CallOp.build_call(name, [], LLVMFunctionType(LLVMVoidType(), []))
+            call.location = ret.location
+            block.insert_before(call, ret)
 
 
 def _fail(op: Operation, reason: str) -> None:

@@ -339,11 +339,25 @@ def _access_ptr(fn: FnLowering, op: Operation, memref: Value, indices: Sequence[
     return fn.element_ptr(t, fn.get(memref), idx)  # type: ignore[arg-type]
 
 
+def _access_attrs(op: Operation, t: A.Type) -> dict[str, A.Attribute]:
+    """The llvm.load/store properties of an access: the element's alignment, or the op's
+    `alignment` when larger (memref/vector load and store; the op promises it), and LLVM's
+    `nontemporal` hint for `nontemporal = true` (x86: `movntps` for an aligned vector)."""
+    align = natural_alignment(t)
+    a = op.get_attr("alignment")
+    if a is not None:
+        align = max(align, a.value)  # type: ignore[attr-defined]
+    attrs: dict[str, A.Attribute] = {"alignment": A.IntegerAttr(align, I64)}
+    nt = op.get_attr("nontemporal")
+    if nt is not None and nt.value:  # type: ignore[attr-defined]
+        attrs["nontemporal"] = A.UnitAttr()
+    return attrs
+
+
 def _load(fn: FnLowering, op: Operation, memref: Value, indices: Sequence[Value]) -> None:
     t = convert_type(op.results[0].type)
     p = _access_ptr(fn, op, memref, indices)
-    align = A.IntegerAttr(natural_alignment(op.results[0].type), I64)
-    attrs: dict[str, A.Attribute] = {"alignment": align}
+    attrs = _access_attrs(op, op.results[0].type)
     fn.vmap[op.results[0]] = fn.v(llvm.LoadOp, [p], t, attrs)
 
 
@@ -351,21 +365,16 @@ def _store(
     fn: FnLowering, op: Operation, value: Value, memref: Value, indices: Sequence[Value]
 ) -> None:
     p = _access_ptr(fn, op, memref, indices)
-    align = A.IntegerAttr(natural_alignment(value.type), I64)
-    fn.op(llvm.StoreOp, [fn.get(value), p], [], {"alignment": align})
+    fn.op(llvm.StoreOp, [fn.get(value), p], [], _access_attrs(op, value.type))
 
 
 @lowering("affine.load", "affine.vector_load", "memref.load", "vector.load")
 def _any_load(fn: FnLowering, op: Operation) -> None:
-    if op.get_attr("nontemporal") is not None and op.get_attr("nontemporal").value:  # type: ignore[union-attr]
-        raise unsupported("nontemporal loads")
     _load(fn, op, op.operands[0], op.operands[1:])
 
 
 @lowering("affine.store", "affine.vector_store", "memref.store", "vector.store")
 def _any_store(fn: FnLowering, op: Operation) -> None:
-    if op.get_attr("nontemporal") is not None and op.get_attr("nontemporal").value:  # type: ignore[union-attr]
-        raise unsupported("nontemporal stores")
     _store(fn, op, op.operands[0], op.operands[1], op.operands[2:])
 
 
@@ -417,8 +426,71 @@ def _workspace(op: Operation) -> bool:
     return op.get_attr("mlc.workspace") is not None and (a is None or a.value <= 64)  # type: ignore[attr-defined]
 
 
+# A static buffer of at most this many bytes that lives within one execution of its block
+# gets a stack slot instead of malloc/free (at most STACK_FUNCTION_BYTES per function: thread
+# stacks are a few MiB).
+STACK_BUFFER_BYTES = 32 * 1024
+STACK_FUNCTION_BYTES = 256 * 1024
+# Uses that access a buffer in place (operand index of the buffer).
+_IN_PLACE: dict[str, int] = {
+    "affine.load": 0,
+    "affine.vector_load": 0,
+    "memref.load": 0,
+    "vector.load": 0,
+    "affine.store": 1,
+    "affine.vector_store": 1,
+    "memref.store": 1,
+    "vector.store": 1,
+    "affine.prefetch": 0,
+    "memref.dim": 0,
+}
+
+
+def _stack_bytes(op: Operation) -> int | None:
+    """The size of a `memref.alloc` that can live in one stack slot of the function's entry
+    block, reused by every execution of the alloc (the per-row buffers of a row kernel: no
+    malloc/free per row): static, at most STACK_BUFFER_BYTES, used only by accesses in place
+    and by one `memref.dealloc` in the alloc's own block, so that each execution's buffer is
+    dead before the next one is made; None otherwise."""
+    t = op.results[0].type
+    if op.operands or _workspace(op) or not t.has_static_shape or t.layout is not None:  # type: ignore[attr-defined]
+        return None
+    nbytes = element_size(t.element_type)  # type: ignore[attr-defined]
+    for d in t.shape:  # type: ignore[attr-defined]
+        nbytes *= d
+    if nbytes > STACK_BUFFER_BYTES:
+        return None
+    deallocs = 0
+    for use in op.results[0].uses:
+        o = use.owner
+        if o.name == "memref.dealloc" and o.parent is op.parent:
+            deallocs += 1
+        elif _IN_PLACE.get(o.name) != use.index:
+            return None
+    return nbytes if deallocs == 1 else None
+
+
+def _stack_slot(fn: FnLowering, op: Operation) -> bool:
+    """Lower `op` to an entry-block stack slot when `_stack_bytes` allows and the function's
+    slots stay within STACK_FUNCTION_BYTES; the slot's memref.dealloc is then a no-op."""
+    nbytes = _stack_bytes(op)
+    if nbytes is None or fn.stack_bytes + nbytes > STACK_FUNCTION_BYTES:
+        return False
+    fn.stack_bytes += nbytes
+    fn.stack_slots.add(op.results[0])
+    t, sizes = _alloc_sizes(fn, op)
+    a = op.get_attr("alignment")
+    align = max(ALLOC_ALIGNMENT, a.value if a is not None else 0)  # type: ignore[attr-defined]
+    p = fn.entry_alloca(LLVMArrayType(max(nbytes, 1), A.i8), align)
+    strides = _identity_strides(fn, t, sizes)
+    fn.vmap[op.results[0]] = fn.make_desc(p, p, fn.const(_offset(t)), sizes, strides)
+    return True
+
+
 @lowering("memref.alloc")
 def _alloc(fn: FnLowering, op: Operation) -> None:
+    if _stack_slot(fn, op):
+        return
     t, sizes, strides, n = _alloc_shape(fn, op)
     align_attr = op.get_attr("alignment")
     align = max(ALLOC_ALIGNMENT, align_attr.value if align_attr is not None else 0)  # type: ignore[attr-defined]
@@ -459,6 +531,8 @@ def _alloca(fn: FnLowering, op: Operation) -> None:
 def _dealloc(fn: FnLowering, op: Operation) -> None:
     if type(op.operands[0].type) is not A.MemRefType:
         raise unsupported("dealloc of an unranked memref")
+    if op.operands[0] in fn.stack_slots:
+        return
     src = getattr(op.operands[0], "op", None)
     if src is not None and src.name == "memref.alloc" and _workspace(src):
         fn.m.declare("mlc_workspace_release", None, [PTR])

@@ -650,9 +650,23 @@ def _align(op: Operation) -> str:
 
 
 def _check_memory(op: Operation) -> None:
-    for key in ("nontemporal", "invariant", "invariantGroup"):
+    for key in ("invariant", "invariantGroup"):
         if op.get_attr(key) is not None:
             raise _unsupported(op, f"'{key}' on '{op.name}' in the translation")
+
+
+def _nontemporal(w: _FunctionWriter, op: Operation) -> str:
+    """`, !nontemporal !N` (N: the module's one `!{i32 1}` node) for an access marked
+    `nontemporal`: a streaming access that should not displace cached data (x86: `movnt*`)."""
+    if op.get_attr("nontemporal") is None:
+        return ""
+    mw = w.mw
+    node = "!{i32 1}"
+    k = mw.metadata_ids.get(node)
+    if k is None:
+        k = mw.metadata_ids[node] = len(mw.metadata)
+        mw.metadata.append(node)
+    return f", !nontemporal !{k}"
 
 
 def _atomic(op: Operation) -> tuple[str, str]:
@@ -670,7 +684,8 @@ def _load(w: _FunctionWriter, op: Operation) -> str:
     atomic, order = _atomic(op)
     vol = " volatile" if op.get_attr("volatile_") is not None else ""
     t = w.ty(op.results[0].type)
-    return f"{w.res(op)} = load{atomic}{vol} {t}, {w.tv(op.operands[0])}{order}{_align(op)}"
+    tail = f"{order}{_align(op)}{_nontemporal(w, op)}"
+    return f"{w.res(op)} = load{atomic}{vol} {t}, {w.tv(op.operands[0])}{tail}"
 
 
 @_instr("llvm.store")
@@ -679,7 +694,7 @@ def _store(w: _FunctionWriter, op: Operation) -> str:
     atomic, order = _atomic(op)
     vol = " volatile" if op.get_attr("volatile_") is not None else ""
     v, p = op.operands
-    return f"store{atomic}{vol} {w.tv(v)}, {w.tv(p)}{order}{_align(op)}"
+    return f"store{atomic}{vol} {w.tv(v)}, {w.tv(p)}{order}{_align(op)}{_nontemporal(w, op)}"
 
 
 @_instr("llvm.alloca")

@@ -10,8 +10,8 @@ func.func @f() {
 // -----
 
 llvm.func @g(%p: !llvm.ptr) -> f32 {
-  // expected-error@+1 {{not supported: 'nontemporal' on 'llvm.load' in the translation}}
-  %v = llvm.load %p {nontemporal} : !llvm.ptr -> f32
+  // expected-error@+1 {{not supported: 'invariantGroup' on 'llvm.load' in the translation}}
+  %v = llvm.load %p {invariantGroup} : !llvm.ptr -> f32
   llvm.return %v : f32
 }
 
