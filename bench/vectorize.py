@@ -17,6 +17,16 @@ shown too, timed as
 `np.multiply(c, s, out=t); np.add(b, t, out=a)` (two passes: 20 bytes per element of traffic
 for 12 useful, so it is not the bound). mlc runs outer parallel loops on its thread pool
 (`--threads`, default: every core); NumPy runs on one core.
+
+Every kernel, the triad included, is counted the same way: the bytes it must move (STREAM's
+convention), not what DRAM moves. A store through the caches reads its line first (read for
+ownership), so from DRAM the triad moves 16 bytes per element for its 12 and a row kernel 12
+for its 8: with both stores through the caches, a row kernel at the machine's bandwidth shows
+(8/12) / (12/16) = 89% of the triad. A non-temporal store moves only the counted bytes:
+`affine-nontemporal-stores` gives them by default to streaming loops with large outputs (the
+triad and the elementwise chains here), not to the row kernels' output passes (a burst per
+row, slower with them). `--nontemporal never` compiles every mlc kernel, the triad too,
+without them: the accounting of both sides is then 16 vs 12 real bytes again.
 """
 
 from __future__ import annotations
@@ -110,6 +120,11 @@ def _layernorm(x: np.ndarray) -> np.ndarray:
     return d / np.sqrt((d * d).mean(axis=1, keepdims=True) + np.float32(1e-5))
 
 
+def _load() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def _best(fn: Callable[[], Any], repeat: int) -> float:
     fn()  # warm-up (page faults of fresh outputs, thread pool start)
     best = float("inf")
@@ -140,6 +155,14 @@ def _scalar_config(text: str) -> dict[str, int]:
     return {
         r.key: 1 for r in knobs.space() if r.pass_name == "affine-vectorize" and r.name == "width"
     }
+
+
+def _nontemporal_config(text: str, mode: str | None) -> dict[str, str]:
+    """Every `nontemporal` knob (affine-nontemporal-stores) at `mode`; None: the defaults."""
+    if mode is None:
+        return {}
+    space = mlc.run_pipeline(mlc.parse(text), "lower-to-cpu").space()
+    return {r.key: mode for r in space if r.name == "nontemporal"}
 
 
 def knob_ab(repeat: int) -> None:
@@ -220,6 +243,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=None, help="mlc worker threads")
     p.add_argument("--rows", type=int, default=None, help="rows of the 1024-column kernels")
     p.add_argument(
+        "--nontemporal",
+        choices=("never", "large", "always"),
+        default=None,
+        help="the nontemporal knob of every mlc kernel, the triad included (default: the "
+        "knobs' defaults)",
+    )
+    p.add_argument(
         "--knob-ab",
         action="store_true",
         help="only the one-thread CPU-time A/B of the ldexp and prefetch knobs on the row kernels",
@@ -246,7 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     # The bound is the machine's bandwidth: with default knobs the triad's dynamic loop runs
     # on the pool from 131,072 elements on (affine-parallelize versions it on its run-time
     # trip count), so it runs on `--threads` like the kernels.
-    triad = mlc.compile(TRIAD, threads=args.threads)
+    nt = args.nontemporal
+    triad = mlc.compile(TRIAD, knobs=_nontemporal_config(TRIAD, nt), threads=args.threads)
     out = np.empty(n, np.float32)
     tmp = np.empty(n, np.float32)
 
@@ -263,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
 
     t_np_triad = _best(np_triad, repeat)
     print(
-        f"machine: {os.cpu_count()} cores; mlc threads: {args.threads or 'all'}; best of {repeat}"
+        f"machine: {os.cpu_count()} cores; mlc threads: {args.threads or 'all'}; best of {repeat}; "
+        f"nontemporal: {nt or 'default'}; load {_load()}"
     )
     print(
         f"triad a = b + 3c, n={n}: mlc (out=) {t_triad * 1e3:.2f} ms = {bw_triad / 1e9:.1f} GB/s "
@@ -293,8 +325,11 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     print("-" * len(header))
     for name, text, inputs, reference, nbytes in cases:
-        fast = mlc.compile(text, threads=args.threads)
-        slow = mlc.compile(text, knobs=_scalar_config(text), threads=args.threads)
+        nt_knobs = _nontemporal_config(text, nt)
+        fast = mlc.compile(text, knobs=nt_knobs, threads=args.threads)
+        slow = mlc.compile(
+            text, knobs={**_scalar_config(text), **nt_knobs}, threads=args.threads
+        )
         want = reference()
         dest = np.empty_like(want)
         for compiled in (fast, slow):
@@ -315,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{t_np / t_fast:8.2f}x {bw / 1e9:6.1f} {100 * bw / bw_triad:7.0f}% "
             f"{100 * bw * t_tri / (12 * n):8.0f}%"
         )
+    print(f"load at the end: {_load()}")
     return 0
 
 

@@ -28,7 +28,8 @@ class LowerToCPUPipeline(PassPipeline):
             "bufferize,contraction-microkernel,convert-tensor-to-affine,canonicalize,cse,"
             "affine-loop-fusion,"
             "affine-parallelize{threads-only=true},"
-            "affine-vectorize,math-polynomial-approximation,canonicalize,cse,"
+            "affine-vectorize,affine-nontemporal-stores,math-polynomial-approximation,"
+            "canonicalize,cse,"
             "convert-to-llvm,reconcile-unrealized-casts,canonicalize,"
             "llvm-options"
         )
