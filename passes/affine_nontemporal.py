@@ -261,21 +261,6 @@ def _guard_prefetch(pf: Operation, iset: IntegerSet, operands: list[Value]) -> N
     else_block.insert_before(pf.detach(), else_block.last)
 
 
-def _after_other_passes(loop: ForOp, out: _Output) -> bool:
-    """Whether `loop` runs after other loops of its block that do not store `out` (the
-    passes of a row kernel before its output pass): then its stores come in a burst at the
-    end of each iteration of the enclosing loop instead of streaming with its loads, and
-    non-temporal stores wait for the write-combining buffers to drain (softmax rows from
-    DRAM were 40% slower on one thread, layernorm 20%, on the Zen 3 VM)."""
-    for op in loop.parent:  # type: ignore[union-attr]
-        if op is loop or type(op) is not ForOp:
-            continue
-        stores = (o for o in op.walk() if type(o) in (StoreOp, VectorStoreOp))
-        if not any(o.operands[1] is out.arg for o in stores):
-            return True
-    return False
-
-
 def _nearest(op: Operation, loops: list[ForOp]) -> ForOp | None:
     """The loop of `loops` nested in the closest ancestor of `op` that holds one."""
     anc = op.parent_op
@@ -287,15 +272,12 @@ def _nearest(op: Operation, loops: list[ForOp]) -> ForOp | None:
     return None
 
 
-def stream_outputs(
-    func: Operation, ctx: PassContext, default: str | None, min_bytes: int
-) -> int:
+def stream_outputs(func: Operation, ctx: PassContext, default: str, min_bytes: int) -> int:
     """Version each vector loop writing a write-only output of `func` on `affine.if
     (aligned and, for `large`, at least min_bytes)`, with non-temporal stores in the then
     version; the output's write prefetches near that loop run only in the other case. Knob
-    `nontemporal` at the loop: `never`, `large`, `always` (whenever aligned); its default is
-    `default`, or when None the cost model's (`default_mode()`, but `never` for a loop after
-    other passes). Returns the number of loops versioned."""
+    `nontemporal` at the loop: `never`, `large`, `always` (whenever aligned), default
+    `default`. Returns the number of loops versioned."""
     if not func.regions or not func.regions[0].blocks:
         return 0
     count = 0
@@ -309,10 +291,7 @@ def stream_outputs(
             cond = _loop_condition(out, loop, stores)
             if cond is None:
                 continue
-            dflt = default
-            if dflt is None:
-                dflt = "never" if _after_other_passes(loop, out) else default_mode()
-            mode = ctx.knob(ctx.site(loop), "nontemporal", Choice(*NT_MODES), dflt)
+            mode = ctx.knob(ctx.site(loop), "nontemporal", Choice(*NT_MODES), default)
             if mode == "never":
                 continue
             top = top or _top_values(func, out)
@@ -346,11 +325,8 @@ class AffineNontemporalStoresPass(Pass):
 
     Knob `nontemporal` per loop: `never`, `large` (from `min-bytes` on: an output that large
     does not stay cached for its reader anyway, and storing it through the caches evicts the
-    inputs), `always` (whenever aligned). Default: the `mode` option, else the cost model:
-    `large` for a loop that streams (its stores interleaved with its loads and arithmetic,
-    as in elementwise kernels), `never` for a loop that runs after other passes of the same
-    enclosing iteration (a row kernel's output pass: its stores come in a burst, which
-    non-temporal stores make wait for memory), and `never` on hosts other than x86.
+    inputs), `always` (whenever aligned). Default: the `mode` option, else `large` on x86
+    hosts and `never` elsewhere.
     """
 
     name = "affine-nontemporal-stores"
@@ -358,8 +334,8 @@ class AffineNontemporalStoresPass(Pass):
     mode = Option(
         str,
         "",
-        "Default of every `nontemporal` knob: never, large, always (empty: the cost model, "
-        "large for streaming loops on x86 hosts, else never)",
+        "Default of the per-loop `nontemporal` knob: never, large, always (empty: large on "
+        "x86 hosts, never elsewhere)",
     )
     min_bytes = Option(
         int,
@@ -387,4 +363,4 @@ class AffineNontemporalStoresPass(Pass):
             ctx.error(f"min-bytes must be >= 0, got {self.min_bytes}", op)
             return
         min_bytes = self.min_bytes or default_min_bytes()
-        self.num_versioned += stream_outputs(op, ctx, self.mode or None, min_bytes)
+        self.num_versioned += stream_outputs(op, ctx, self.mode or default_mode(), min_bytes)
