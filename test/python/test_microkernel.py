@@ -142,7 +142,11 @@ def test_tile_too_big_for_the_registers_is_capped() -> None:
     text = _matmul("?", "16", "32")
     site = _site(text)
     # 56 accumulators for AVX2 (the nest only: no axpy-n kernel or variant for few rows)
-    config = {f"{site}/mr": 14, f"{site}/nr": 32, f"{site}/kernel": "blis", f"{site}/small-m": 0}
+    # A packed: one kernel (in place, a dynamic M also gets the edge strip's packed variant).
+    config = {
+        f"{site}/mr": 14, f"{site}/nr": 32, f"{site}/kernel": "blis", f"{site}/small-m": 0,
+        f"{site}/pack-a": True,
+    }
     knobs = KnobContext(config)
     ir = _after_pass(text, 8, knobs)
     # nr stays 32 (4 vectors); mr becomes 2, the largest with 2*4 + 4 + 1 <= 16 registers.
