@@ -11,7 +11,12 @@ CPU time of the pass only, best of interleaved rounds; the cost per op is printe
 time. A sample of a smaller size is the mean over enough modules to do the work of one sample
 of the largest size (10 modules of 10k nodes against one of 100k): on a shared machine a 30 ms
 run can fit in one scheduler slice with warm caches where a 400 ms run cannot, so the best of
-single small runs is biased low and inflates the ratio.
+single small runs is biased low and inflates the ratio. The modules of a smaller sample are
+different graphs with the same statistics (seeds 1, 2, ..., 10 of the generator; seed 1 is the
+prefix of the largest graph), each parsed once: ten clones of one graph would read the same
+uniqued attributes and shared locations ten times, warm after the first run, where the largest
+graph reads each of its own once. `--compare-sampling` also times that old sample (ten clones of
+one graph) in the same rounds and prints both ratios.
 """
 
 from __future__ import annotations
@@ -174,16 +179,21 @@ class _GCWatch:
             self.seconds += time.perf_counter() - self._start
 
 
-def time_pass(name: str, source: Any, watch: _GCWatch, copies: int = 1) -> tuple[float, int, int]:
-    """CPU time of pass `name` on a fresh copy of `source` (a parsed module, cloned; or text,
-    parsed), the mean over `copies` fresh copies run back to back; ops before and after."""
+def time_pass(
+    name: str, sources: Any, watch: _GCWatch, copies: int = 1
+) -> tuple[float, float, float]:
+    """CPU time of pass `name` on fresh copies of `sources` (a list of parsed modules, cloned,
+    or of texts, parsed; or one of them), the mean over `copies` fresh copies run back to back,
+    the k-th a copy of source k % len(sources); the mean op count before and after."""
     import mlc
     from mlc.diagnostics import engine
     from mlc.pass_manager import PassManager
 
-    fresh = mlc.parse if type(source) is str else type(source).clone
-    modules = [fresh(source) for _ in range(copies)]
-    before = sum(1 for _ in modules[0].walk())
+    if type(sources) is not list:
+        sources = [sources]
+    fresh = mlc.parse if type(sources[0]) is str else type(sources[0]).clone
+    modules = [fresh(sources[k % len(sources)]) for k in range(copies)]
+    before = sum(sum(1 for _ in m.walk()) for m in modules) / copies
     pm = PassManager.parse(f"builtin.module({name})")
     pm.enable_verifier(False)
     # The parse's garbage is collected and the modules moved to the oldest generation before
@@ -206,7 +216,7 @@ def time_pass(name: str, source: Any, watch: _GCWatch, copies: int = 1) -> tuple
     errors = [d for d in diags if d.severity == "error"]
     if errors:
         raise SystemExit(f"{name} failed: {errors[0]}")
-    after = sum(1 for _ in modules[0].walk())
+    after = sum(sum(1 for _ in m.walk()) for m in modules) / copies
     del modules
     return total / copies, before, after
 
@@ -228,6 +238,12 @@ def main() -> int:
         "is the mean of largest/size modules run back to back, the same work as one sample of "
         "the largest)",
     )
+    ap.add_argument(
+        "--compare-sampling",
+        action="store_true",
+        help="also time the smallest size's sample as clones of ONE graph (the sampling before "
+        "session 8) in the same rounds, and print the ratio against it",
+    )
     args = ap.parse_args()
     if args.sizes:
         sizes = tuple(int(x) for x in args.sizes.split(","))
@@ -236,16 +252,30 @@ def main() -> int:
     import mlc
 
     # Parsed once per size; each timed run gets a fresh clone (cloning is about 3x cheaper than
-    # parsing and allocates the same objects in the same order).
-    texts = [mlc.parse(graph_program(n, seed=1)) for n in sizes]
+    # parsing and allocates the same objects in the same order). A sample of a smaller size is
+    # made of `largest // size` different graphs (seeds 1, 2, ...), one clone of each.
+    def copies_of(n: int) -> int:
+        return 1 if args.no_equal_work else max(1, sizes[-1] // n)
+
+    # (label, node count, parsed sources, modules per sample)
+    samples: list[tuple[str, int, list[Any], int]] = []
+    for n in sizes:
+        k = copies_of(n)
+        samples.append(
+            (f"{n // 1000}k", n, [mlc.parse(graph_program(n, seed=1 + j)) for j in range(k)], k)
+        )
+    if args.compare_sampling:
+        n = sizes[0]
+        samples.insert(1, (f"{n // 1000}k 1 graph", n, samples[0][2][:1], copies_of(n)))
     watch = _GCWatch()
     print(
         f"graph passes on generated graphs of {', '.join(f'{n:,}' for n in sizes)} nodes, "
         f"CPU time, best of {args.repeats} interleaved rounds"
-        + ("" if args.no_equal_work else ", equal work per sample")
+        + ("" if args.no_equal_work else ", equal work per sample (different graphs)")
     )
-    head = " ".join(f"{n // 1000}k (ms, us/op)".rjust(20) for n in sizes)
-    print(f"{'pass':24} {head} {'ratio':>7}  ops (largest, before -> after)")
+    head = " ".join(f"{label} (ms, us/op)".rjust(20) for label, *_ in samples)
+    extra = f" {'ratio 1g':>8}" if args.compare_sampling else ""
+    print(f"{'pass':24} {head} {'ratio':>7}{extra}  ops (largest, before -> after)")
     worst = 0.0
     warmup = graph_program(100, seed=2)
     for name in args.passes.split(","):
@@ -253,14 +283,13 @@ def main() -> int:
             print(f"{name:24} (not in the tree)")
             continue
         time_pass(name, warmup, watch)  # imports, pattern sets, the interpreter's tables
-        best = [float("inf")] * len(sizes)
-        ops = [(0, 0)] * len(sizes)
+        best = [float("inf")] * len(samples)
+        ops = [(0.0, 0.0)] * len(samples)
         # Rounds interleave the sizes, so that a load change on a shared machine hits every
         # size alike instead of skewing the ratio; the best of each size is kept.
         for _ in range(args.repeats):
-            for i, text in enumerate(texts):
-                copies = 1 if args.no_equal_work else max(1, sizes[-1] // sizes[i])
-                dt, before, after = time_pass(name, text, watch, copies)
+            for i, (_, _, sources, copies) in enumerate(samples):
+                dt, before, after = time_pass(name, sources, watch, copies)
                 best[i] = min(best[i], dt)
                 ops[i] = (before, after)
         ratio = best[-1] / best[0] if best[0] > 0 else float("inf")
@@ -268,7 +297,11 @@ def main() -> int:
         cells = " ".join(
             f"{t * 1e3:9.0f} {t / ops[i][0] * 1e6:6.2f}".rjust(20) for i, t in enumerate(best)
         )
-        print(f"{name:24} {cells} {ratio:6.1f}x  {ops[-1][0]:,} -> {ops[-1][1]:,}")
+        if args.compare_sampling:
+            cells += f" {ratio:6.1f}x {best[-1] / best[1]:7.1f}x"
+        else:
+            cells += f" {ratio:6.1f}x"
+        print(f"{name:24} {cells}  {ops[-1][0]:,.0f} -> {ops[-1][1]:,.0f}")
     ok = worst <= TARGET_LINEARITY * sizes[-1] / (10 * sizes[0])
     verdict = "ok" if ok else "MISSED"
     scale = sizes[-1] / sizes[0]
