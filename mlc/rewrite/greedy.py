@@ -223,15 +223,26 @@ class OperationFolder:
                 del self._anchor[block]
 
 
+# The driver's one op-keyed table (`_Driver.state`) maps an op to its position in the
+# worklist (>= 0), or to one of these marks.
+_AHEAD = -1  # a seed op the sweep has not reached yet: pushing it is a no-op
+_ERASED = -2  # erased by this run: never pushed again
+
+
 class _Driver(Listener):
+    """The worklist is a stack of ops (None where an entry was erased) and `state`, one dict
+    from op to its stack position, `_AHEAD` or `_ERASED`: a push, a pop and an erasure each
+    make one lookup in one table. (MLIR keeps the position in the op itself; an op here has no
+    slot for it, and a table per fact (position, erased, not reached yet) cost three lookups
+    per push in three tables of up to every op.)"""
+
     __slots__ = (
         "patterns",
         "config",
         "folder",
         "rewriter",
         "worklist",
-        "index",
-        "erased",
+        "state",
         "result",
         "dirty_regions",
         "roots",
@@ -250,20 +261,19 @@ class _Driver(Listener):
         self.folder = OperationFolder(ctx, roots)
         self.rewriter = PatternRewriter(self)
         self.worklist: list[Operation | None] = []
-        self.index: dict[Operation, int] = {}
-        self.erased: set[Operation] = set()
+        self.state: dict[Operation, int] = {}
         self.result = GreedyResult()
         self.dirty_regions: set[Region] = set()
-        self.ahead: set[Operation] = set()
 
     # -- worklist -------------------------------------------------------------------------------
 
     def push(self, op: Operation) -> None:
-        index = self.index
-        if op in index or op in self.erased or op in self.ahead:
+        state = self.state
+        if op in state:  # queued, not reached yet, or erased
             return
-        index[op] = len(self.worklist)
-        self.worklist.append(op)
+        worklist = self.worklist
+        state[op] = len(worklist)
+        worklist.append(op)
 
     def _mark_cfg(self, op: Operation) -> None:
         if op.successors:
@@ -284,26 +294,24 @@ class _Driver(Listener):
             self._mark_cfg(op)
 
     def notify_op_erased(self, op: Operation) -> None:
-        i = self.index.pop(op, None)
-        if i is not None:
-            self.worklist[i] = None
-        self.erased.add(op)
+        state = self.state
+        worklist = self.worklist
+        i = state.get(op)
+        if i is not None and i >= 0:
+            worklist[i] = None
+        state[op] = _ERASED
         if op in self.folder._key_of:
             self.folder.forget(op)
         if op.successors:
             self._mark_cfg(op)
         self.result.num_erased += 1
         # Definers of its operands may become dead.
-        index = self.index
-        worklist = self.worklist
-        erased = self.erased
-        ahead = self.ahead
         for u in op._operands:
             v = u.value
             if type(v) is OpResult:
                 d = v.op
-                if d not in index and d not in erased and d not in ahead:
-                    index[d] = len(worklist)
+                if d not in state:
+                    state[d] = len(worklist)
                     worklist.append(d)
 
     # -- fast paths for the driver's own changes (folds, constants, dead ops) -------------------
@@ -392,8 +400,7 @@ class _Driver(Listener):
         """Visit the seed ops in order; after each, everything its changes queued (a stack,
         so the effects of a rewrite are followed up at once, as MLIR does)."""
         worklist = self.worklist
-        index = self.index
-        erased = self.erased
+        state = self.state
         result = self.result
         rewriter = self.rewriter
         patterns = self.patterns
@@ -403,24 +410,30 @@ class _Driver(Listener):
         folder = self.folder
         fold_fns = _fold_fns
         changes = result.num_folds + result.num_rewrites
-        # Seed ops not visited yet are in `ahead`: pushing them is a no-op (the sweep will get
-        # there), so that, as with MLIR's all-ops-in-the-worklist start, no op is visited twice
-        # just because an earlier rewrite touched it.
-        ahead = self.ahead = set(seed)
-        discard = ahead.discard
+        # Seed ops not visited yet are marked `_AHEAD`: pushing them is a no-op (the sweep will
+        # get there), so that, as with MLIR's all-ops-in-the-worklist start, no op is visited
+        # twice just because an earlier rewrite touched it. (Only the first drain has a seed,
+        # before anything was queued or erased.)
+        if seed:
+            if state:
+                for op in seed:
+                    state.setdefault(op, _AHEAD)
+            else:
+                state.update(dict.fromkeys(seed, _AHEAD))
+        pop = state.pop
         it = iter(seed)
         while True:
             if worklist:
                 op = worklist.pop()
                 if op is None:
                     continue
-                del index[op]
+                del state[op]
             else:
                 op = next(it, None)
                 if op is None:
                     return True
-                discard(op)
-                if op in erased:
+                if pop(op) == _ERASED:
+                    state[op] = _ERASED
                     continue
             if changes >= budget:
                 return False  # out of budget with work left: not converged
@@ -460,8 +473,12 @@ class _Driver(Listener):
             if pats is None:
                 pats = patterns.patterns_for(op)
             if pats:
+                # Every pattern starts before `op`; one that failed without moving the
+                # insertion point leaves it so (an InsertionPoint is never changed in place).
+                ip = None
                 for pat in pats:
-                    rewriter.ip = InsertionPoint(op.parent, op)
+                    if ip is None or rewriter.ip is not ip:
+                        ip = rewriter.ip = InsertionPoint(op.parent, op)
                     if pat.rewrite(op, rewriter):
                         result.num_rewrites += 1
                         result.changed = True
@@ -560,7 +577,7 @@ class _Driver(Listener):
         self.dirty_regions = set()
         for region in regions:
             blocks = region.blocks
-            if len(blocks) <= 1 or region.parent in self.erased:
+            if len(blocks) <= 1 or self.state.get(region.parent) == _ERASED:
                 continue
             reachable = {blocks[0]}
             stack = [blocks[0]]
