@@ -492,13 +492,25 @@ class _Refiner:
             # types and the attributes (all interned, hashed by identity): computed once per
             # signature (graphs repeat a few layer shapes many times).
             attrs = op._attrs
-            key = (
-                cls,
-                *[u.value.type for u in op._operands],
-                None,
-                *[r.type for r in results],
-                *(attrs.items() if attrs else ()),
-            )
+            operands = op._operands
+            n = len(operands)
+            if not attrs and len(results) == 1 and n <= 2:
+                # The common shapes, built without the intermediate lists (the same key).
+                if n == 2:
+                    t0, t1 = operands[0].value.type, operands[1].value.type
+                    key = (cls, t0, t1, None, results[0].type)
+                elif n == 1:
+                    key = (cls, operands[0].value.type, None, results[0].type)
+                else:
+                    key = (cls, None, results[0].type)
+            else:
+                key = (
+                    cls,
+                    *[u.value.type for u in operands],
+                    None,
+                    *[r.type for r in results],
+                    *(attrs.items() if attrs else ()),
+                )
             refined = self.memo.get(key)
             if refined is not None:
                 for r, new in zip(results, refined):
