@@ -19,10 +19,10 @@ from mlc.lowering.microkernel_match import Contraction, match_contractions
 from mlc.lowering.microkernel_skinny import (
     KINDS,
     SkinnyConfig,
-    _step,
     axpy_ok,
     dot_mode,
     emit_any,
+    step_along,
 )
 
 from mlc.ir import attributes as A
@@ -206,17 +206,10 @@ def _a_in_place(c: Contraction) -> bool:
     1.03 packed). Packing A costs about a cycle per element per jc block (16/N of the kernel
     time: 6% at N = 256, more per thread under a jc split), which reading in place saves
     (measured +1..+3% at 256^3, 512^3 and 64 x 784 x 512 on one thread)."""
-    t = c.a.type
-    if type(t) is not A.MemRefType:
-        return False
-    try:
-        strides, _ = t.strides_and_offset()
-    except ValueError:
-        return False
     nb = c.nb
-    if _step(c.a_view, strides, nb + 2) != 1:
+    if step_along(c.a, c.a_view, nb + 2) != 1:
         return False
-    step_m = _step(c.a_view, strides, nb)
+    step_m = step_along(c.a, c.a_view, nb)
     return step_m is not None and step_m > 0 and (step_m * 4) % 4096 != 0
 
 
@@ -362,7 +355,9 @@ class ContractionMicrokernelPass(Pass):
         KnobDecl("nc", "int", "N block: columns of the B panel, rounded up to nr (L3 model)"),
         KnobDecl("order", "choice", "Order of the jc/pc/ic block loops"),
         KnobDecl("pack", "bool", "Pack B panels (else B is read in place; asked when B allows it)"),
-        KnobDecl("pack-a", "bool", "Pack A blocks (else A is read in place, its edge strip packed)"),
+        KnobDecl(
+            "pack-a", "bool", "Pack A blocks (else A is read in place, its edge strip packed)"
+        ),
         KnobDecl("k-unroll", "choice", "k steps per iteration of the micro-kernel loop"),
         KnobDecl("prefetch", "choice", "Prefetch the packed panels this many k steps ahead"),
         KnobDecl("prefetch-c", "bool", "Prefetch the next micro-tile's C tile before a kernel"),

@@ -562,7 +562,9 @@ class _Nest:
             if self.full_n:
                 strip(e, only, nr)
                 return
-            _, ef, ep = e.if_(lambda j, tt, n: [(n - j - tt * nr - nr, False)], [jc, only, self.N], True)
+            _, ef, ep = e.if_(
+                lambda j, tt, n: [(n - j - tt * nr - nr, False)], [jc, only, self.N], True
+            )
             strip(ef, only, nr)
             strip(ep, only, ep.ix(lambda n: n % nr, self.N))  # type: ignore[arg-type]
             return

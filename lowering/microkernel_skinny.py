@@ -32,7 +32,7 @@ from mlc.ir import attributes as A
 from mlc.ir.affine import AffineConstantExpr, AffineMap, IntegerSet, dim, simplify_affine_expr
 from mlc.ir.core import Operation, Value
 
-__all__ = ["KINDS", "SkinnyConfig", "along", "axpy_ok", "dot_mode", "emit_any"]
+__all__ = ["KINDS", "SkinnyConfig", "along", "axpy_ok", "dot_mode", "emit_any", "step_along"]
 
 # Kernel names of the `kernel` knob besides "blis".
 KINDS = ("axpy-n", "axpy-m", "dot-m", "dot-n")
@@ -76,6 +76,12 @@ def along(mem: Value, view: AffineMap, d: int) -> str | None:
     (to the next element: unit stride), None (anything else, or unknown strides)."""
     if not view.is_function_of_dim(d):
         return "bcast"
+    return "vec" if step_along(mem, view, d) == 1 else None
+
+
+def step_along(mem: Value, view: AffineMap, d: int) -> int | None:
+    """Elements `mem` read through `view` moves when view dim `d` advances by one (None: not
+    constant, or unknown strides)."""
     t = mem.type
     if type(t) is not A.MemRefType:
         return None
@@ -83,7 +89,7 @@ def along(mem: Value, view: AffineMap, d: int) -> str | None:
         strides, _ = t.strides_and_offset()
     except ValueError:
         return None
-    return "vec" if _step(view, strides, d) == 1 else None
+    return _step(view, strides, d)
 
 
 def _step(view: AffineMap, strides: list[int], d: int) -> int | None:
