@@ -18,13 +18,13 @@ from typing import Any
 import llvmlite.binding as llvm
 from llvmlite.binding import ffi
 
+from mlc.runtime import workspace
 from mlc.runtime.parallel import (
     check_thread_count,
     env_thread_count,
     parallel_for_address,
     usable_cores,
 )
-from mlc.runtime import workspace
 from mlc.runtime.signature import Signature
 from mlc.runtime.split import Part, split_module
 
