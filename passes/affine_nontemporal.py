@@ -17,10 +17,10 @@ from mlc.dialects.affine_ops import ApplyOp, PrefetchOp, StoreOp, VectorStoreOp
 from mlc.dialects.arith import ConstantOp, MulIOp
 from mlc.dialects.memref import DimOp, ExtractAlignedPointerAsIndexOp
 from mlc.dialects.vector import StoreOp as VectorDialectStoreOp
+from mlc.passes.affine_vectorize import offset_from
 
 from mlc.ir import attributes as A
 from mlc.ir.affine import (
-    AffineBinaryExpr,
     AffineConstantExpr,
     AffineDimExpr,
     AffineExpr,
@@ -62,17 +62,6 @@ def _element_bytes(t: A.Type) -> int | None:
     if type(t) in (A.FloatType, A.IntegerType):
         bits = t.width  # type: ignore[attr-defined]
         return bits // 8 if bits % 8 == 0 and bits // 8 in (1, 2, 4, 8) else None
-    return None
-
-
-def _iv_offset(e: AffineExpr, operands: tuple[Value, ...], iv: Value) -> int | None:
-    """c when `e` is `iv + c`, else None."""
-    if type(e) is AffineDimExpr:
-        return 0 if operands[e.position] is iv else None
-    if type(e) is AffineBinaryExpr and e.kind == "add":
-        lhs, rhs = e.lhs, e.rhs
-        if type(lhs) is AffineDimExpr and type(rhs) is AffineConstantExpr:
-            return rhs.value if operands[lhs.position] is iv else None
     return None
 
 
@@ -128,7 +117,7 @@ def _loop_condition(
         lanes = st.operands[0].type.shape[0]  # type: ignore[attr-defined]
         if (lanes * out.elem) % NT_ALIGN:
             return None
-        c = _iv_offset(amap.results[-1], args, iv)
+        c = offset_from(amap.results[-1], args, iv)
         if c is None or c % m:
             return None
         for e in amap.results[:-1]:

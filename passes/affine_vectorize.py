@@ -33,7 +33,7 @@ from mlc.ir.opdef import Elementwise
 from mlc.knobs import Bool, Choice
 from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 
-__all__ = ["AffineVectorizePass", "REDUCTION_KINDS", "vector_widths"]
+__all__ = ["AffineVectorizePass", "REDUCTION_KINDS", "offset_from", "vector_widths"]
 
 # Scalar combining op -> (vector.reduction kind, needs float reassociation).
 REDUCTION_KINDS: dict[str, tuple[str, bool]] = {
@@ -916,14 +916,15 @@ def _row_reads(loop: Operation, row_iv: Value) -> dict[Value, list[Operation]]:
         r0, r1 = m.results
         if not (type(r0) is AffineDimExpr and args[r0.position] is row_iv):
             continue
-        if _coeffs(r1, args, inner) is None:
+        if offset_from(r1, args, inner) is None:
             continue
         found.setdefault(o.memref_value, []).append(o)
     return found
 
 
-def _coeffs(e: AffineExpr, args: tuple[Value, ...], inner: Value) -> int | None:
-    """c when `e` is `inner + c` (inner a dim operand), else None."""
+def offset_from(e: AffineExpr, args: tuple[Value, ...], inner: Value) -> int | None:
+    """c when `e` is `inner + c` (inner a dim operand: a loop's induction variable), else
+    None."""
     if type(e) is AffineDimExpr:
         return 0 if args[e.position] is inner else None
     if type(e) is AffineBinaryExpr and e.kind == "add":
@@ -968,7 +969,7 @@ def _prefetch_next_row(row: Operation, ctx: PassContext, default: bool) -> bool:
         loop, loads = [p for p in ps if p[0].step_value == widest][-1]  # type: ignore[attr-defined]
         for ld in loads:
             m = ld.affine_map
-            c = _coeffs(m.results[1], ld.map_operands, loop.body_block.arguments[0])  # type: ignore[attr-defined]
+            c = offset_from(m.results[1], ld.map_operands, loop.body_block.arguments[0])  # type: ignore[attr-defined]
             if c is None:
                 continue
             # The next row of the input; the current row of each output that a later pass
@@ -1013,7 +1014,7 @@ def _row_outputs(
             r0 = m.results[0]
             if type(r0) is not AffineDimExpr or args[r0.position] is not row_iv:
                 continue
-            if _coeffs(m.results[1], args, inner) is not None and buf in written:
+            if offset_from(m.results[1], args, inner) is not None and buf in written:
                 if buf not in outs:
                     outs.append(buf)
     return outs
