@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,10 @@ import mlc
 
 ROOT = Path(__file__).resolve().parents[2]
 REF = ROOT / "test" / "interop" / "mlir_generic"
-IREE_OPT = shutil.which("iree-opt")
+# The venv's iree-opt (next to the running interpreter: `make test` does not put the venv on
+# PATH), else one on PATH.
+_BESIDE = Path(sys.executable).parent / "iree-opt"
+IREE_OPT = str(_BESIDE) if _BESIDE.exists() else shutil.which("iree-opt")
 needs_iree_opt = pytest.mark.skipif(IREE_OPT is None, reason="iree-opt is not installed")
 
 try:
