@@ -13,6 +13,7 @@ Everything is iterative: no Python recursion, whatever the nesting depth.
 from __future__ import annotations
 
 import gc
+import itertools
 from collections.abc import Callable, Generator
 from typing import Any, NoReturn
 
@@ -558,6 +559,11 @@ def _dominance_error(op: Operation, index: int) -> VerifyError:
 # The verifier
 
 
+# Tokens of block visits (see `_Verifier.run`): unique over the process, so a stamp left on a
+# value by an earlier verification never matches.
+_TOKENS = itertools.count(1 << 62)
+
+
 class _Verifier:
     __slots__ = ("errors", "print_op", "doms", "users", "tables", "outer")
 
@@ -568,7 +574,9 @@ class _Verifier:
         # Symbol users found under each symbol-table op, checked when the table is exited.
         self.users: dict[Operation, list[Operation]] = {}
         self.tables: Any = None  # a SymbolTableCollection, made on first use
-        self.outer: dict[Block, dict[Operation, int]] = {}  # positions in blocks above the root
+        # Positions of the ops of a block, indexed when a use the stamps do not settle needs
+        # them (a block above the root, a later definition, a nested verification).
+        self.outer: dict[Block, dict[Operation, int]] = {}
 
     # -- reporting ------------------------------------------------------------------------------
 
@@ -610,7 +618,14 @@ class _Verifier:
         slow = self.dominates_slow
         iso_root = root if root._is_isolated else None
         flags = 0  # 1: a use may not be dominated; 2: a use may come from outside iso_root
-        idx: dict[Operation, int] = {}  # position of each visited op in its block
+        # Dominance without a table: each block visit takes a fresh token, stamped on the
+        # block's arguments on entry and on each op's results once the op is done, so a use
+        # in the block is dominated when its value bears the token (MLIR's op order kept on
+        # the values); `ptoks` holds the tokens of the enclosing blocks on the walk's path,
+        # whose values stamped so far come before the op being walked.
+        tok: Any = None
+        ptoks: set[int] = set()
+        new_token = _TOKENS.__next__
         cur = root
         stack: list[tuple] = []
         block: Block | None = None
@@ -634,7 +649,6 @@ class _Verifier:
             bi = -1
             child: Operation | None = None
             iso: list[Operation] | None = None  # isolated ops directly in `op`, in order
-            i = 0  # position of `child` in `block`
             graph = check = False  # `block` has no SSA dominance / is reachable
             while True:
                 if child is None:
@@ -649,7 +663,9 @@ class _Verifier:
                         self.enter_block(nb)
                         block = nb
                         child = nb.first
-                        i = 0
+                        tok = new_token()
+                        for a in nb.arguments:
+                            a._stamp = tok
                         region = nb.parent
                         if len(region.blocks) == 1:  # type: ignore[union-attr]
                             graph = INFO[type(op)].graph
@@ -672,7 +688,11 @@ class _Verifier:
                     if op is root:
                         return self.exit_root(root, flags)
                     self.region_invariants(op, INFO[type(op)])
-                    op, blocks, bi, block, child, tbl, iso, i, graph, check = stack.pop()
+                    done = op
+                    op, blocks, bi, block, child, tbl, iso, tok, graph, check = stack.pop()
+                    ptoks.discard(tok)
+                    for r in done.results:
+                        r._stamp = tok
                     continue
                 o = child
                 child = o.next
@@ -681,20 +701,22 @@ class _Verifier:
                 if check:
                     for u in o._operands:
                         v = u.value
-                        if type(v) is OpResult:
-                            d = v.op
-                            if d.parent is block and (graph or d in idx):
-                                continue
-                        elif type(v) is BlockArgument and v.block is block:
+                        s = v._stamp
+                        if s is tok or s in ptoks:
                             continue
-                        status = slow(v, o, idx, iso_root)
+                        if graph and type(v) is OpResult and v.op.parent is block:
+                            continue
+                        status = slow(v, o, None, iso_root)
                         if status is None:
                             flags |= 2
                         elif not status:
                             flags |= 1
-                idx[o] = i
-                i += 1
-                if o.regions and o._is_isolated:
+                if not o.regions:
+                    for r in o.results:
+                        r._stamp = tok
+                elif o._is_isolated:
+                    for r in o.results:
+                        r._stamp = tok
                     if iso is None:
                         iso = [o]
                     else:
@@ -712,7 +734,8 @@ class _Verifier:
                     users[tbl].append(o)
                 if o.regions:
                     self.enter_regions(o)
-                    stack.append((op, blocks, bi, block, child, tbl, iso, i, graph, check))
+                    stack.append((op, blocks, bi, block, child, tbl, iso, tok, graph, check))
+                    ptoks.add(tok)
                     op = o
                     blocks = [b for r in o.regions for b in r.blocks]
                     bi = -1
@@ -898,9 +921,17 @@ class _Verifier:
         return None, iso_seen
 
     def dominates_slow(
-        self, v: Any, user: Operation, idx: dict[Operation, int], iso_root: Operation | None
+        self,
+        v: Any,
+        user: Operation,
+        idx: dict[Operation, int] | None,
+        iso_root: Operation | None,
     ) -> bool | None:
-        """Does `v` properly dominate `user`? None when `v` comes from outside `iso_root`."""
+        """Does `v` properly dominate `user`? None when `v` comes from outside `iso_root`.
+
+        `idx` holds the positions of the ops visited so far in their blocks, with every op
+        before `user` in its block (the exact pass); None means nothing is known and positions
+        come from a full index of the block."""
         if type(v) is OpResult:
             d: Operation | None = v.op
             def_block = d.parent  # type: ignore[union-attr]
@@ -943,7 +974,9 @@ class _Verifier:
             if ab is def_block:
                 if graph:
                     return True
-                if a is user:
+                if idx is None:
+                    idx = self.outer_index(def_block)
+                elif a is user:
                     return False  # same block: the caller found `d` is not before `user`
                 pa = idx.get(a)
                 if pa is None:

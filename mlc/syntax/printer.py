@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import gc
 import re
+import threading
+from operator import attrgetter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -21,12 +23,12 @@ import numpy as np
 
 from mlc.ir import attributes as A
 from mlc.ir.attributes import DYNAMIC, Attribute, Location, Type
-from mlc.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from mlc.ir.core import UNNAMED, Block, BlockArgument, Operation, OpResult, Region, Value
 from mlc.syntax.floats import float_to_bits, format_float, round_to_kind
 
 __all__ = ["Printer", "print_op", "attr_to_str", "escape_string", "keyword_or_string"]
 
-UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
+UNKNOWN_VALUE = UNNAMED
 UNKNOWN_BLOCK = "<<UNKNOWN BLOCK>>"
 _MEMO_LIMIT = 4096
 """Entries kept per print session in each memo of generic-form pieces."""
@@ -117,6 +119,25 @@ class _Names(dict):
         return UNKNOWN_VALUE
 
 
+class _SlotNames(dict):
+    """SSA names kept on the values (`Value._name`), read through the same `names[value]`
+    as `_Names`: the dict stays empty and every lookup falls to `__missing__`, a C-level
+    attribute read. A value the session did not name holds UNNAMED (UNKNOWN_VALUE).
+
+    A 100k-entry dict keyed by value costs a random access to its index table, one to its
+    entry and one to the string per operand printed; the slot costs the value and the
+    string. `print_op` uses it for one session at a time and resets the names after."""
+
+    __slots__ = ()
+
+    __missing__ = attrgetter("_name")
+
+
+# One print session at a time names values in their slots; a nested or concurrent one (a
+# print hook printing, another thread) uses a `_Names` dict.
+_SLOT_SESSION = threading.Lock()
+
+
 def _asm_hook(cls: type) -> Any:
     return getattr(cls, "print_asm", None)
 
@@ -189,6 +210,7 @@ class _Namer:
 
     __slots__ = (
         "names",
+        "slots",
         "heads",
         "blocks",
         "unique",
@@ -198,10 +220,15 @@ class _Namer:
         "nc",
         "scope",
         "_groups",
+        "hooked",
     )
 
-    def __init__(self, names: _Names, heads: dict, blocks: dict, generic: bool) -> None:
+    def __init__(
+        self, names: _Names | _SlotNames, heads: dict, blocks: dict, generic: bool
+    ) -> None:
         self.names = names
+        self.slots = type(names) is _SlotNames
+        self.hooked: list[Value] = []  # values named by op hooks (reset with the session)
         self.heads = heads
         self.blocks = blocks
         self.unique = generic
@@ -245,12 +272,25 @@ class _Namer:
         scope.used.add(probe)
         return probe
 
+    def _put(self, value: Value, text: str) -> None:
+        if self.slots:
+            value._name = text
+        else:
+            self.names[value] = text
+
+    def _named(self, value: Value) -> bool:
+        if self.slots:
+            return value._name is not UNNAMED
+        return value in self.names
+
     def _set_name(self, value: Value, name: str) -> None:
         if not name:
-            self.names[value] = f"%{self.nv}"
+            self._put(value, f"%{self.nv}")
             self.nv += 1
         else:
-            self.names[value] = "%" + self.unique_name(name)
+            self._put(value, "%" + self.unique_name(name))
+        if self.slots:
+            self.hooked.append(value)
         if type(value) is OpResult and value.index:
             self._groups.append(value.index)
 
@@ -262,16 +302,17 @@ class _Namer:
             hook = _ARG_NAME_HOOKS[type(region.parent)]
             if hook is not None:
                 hook(region.parent, region, self._set_name)
+        slots = self.slots
         for index, block in enumerate(region.blocks):
             blocks[block] = f"^bb{index}"
             for arg in block.arguments:
-                if arg in names:
+                if self._named(arg):
                     continue
                 if index == 0:
-                    names[arg] = "%" + self._unique(f"arg{self.na}")
+                    self._put(arg, "%" + self._unique(f"arg{self.na}"))
                     self.na += 1
                 else:
-                    names[arg] = f"%{self.nv}"
+                    self._put(arg, f"%{self.nv}")
                     self.nv += 1
             op = block.first
             nv = self.nv
@@ -284,6 +325,9 @@ class _Namer:
                         self.nv = nv
                         self._number_op_results(op)
                         nv = self.nv
+                    elif slots:
+                        r0._name = f"%{nv}"
+                        nv += 1
                     else:
                         names[r0] = f"%{nv}"
                         nv += 1
@@ -303,8 +347,8 @@ class _Namer:
         if not res:
             return
         names = self.names
-        if res[0] not in names:
-            names[res[0]] = f"%{self.nv}"
+        if not self._named(res[0]):
+            self._put(res[0], f"%{self.nv}")
             self.nv += 1
         if len(res) == 1:
             return
@@ -316,7 +360,7 @@ class _Namer:
             if end - start > 1:
                 heads.append(f"{base}:{end - start}")
                 for k in range(start, end):
-                    names[res[k]] = f"{base}#{k - start}"
+                    self._put(res[k], f"{base}#{k - start}")
             else:
                 heads.append(base)
         self.heads[op] = ", ".join(heads)
@@ -347,10 +391,16 @@ class Printer:
     )  # fmt: skip
 
     def __init__(
-        self, *, generic: bool = False, debuginfo: bool = False, aliases: bool = False
+        self,
+        *,
+        generic: bool = False,
+        debuginfo: bool = False,
+        aliases: bool = False,
+        slot_names: bool = False,
     ) -> None:
         self._out: list[str] = []
-        self._names = _Names()
+        # `slot_names`: names on the values (see _SlotNames; the caller resets them after).
+        self._names: _Names | _SlotNames = _SlotNames() if slot_names else _Names()
         self._heads: dict[Operation, str] = {}
         self._blocks: dict[Block, str] = {}
         self._tstr = _Cache(self._type_text)
@@ -744,6 +794,7 @@ class Printer:
         else:
             # The hot path of `_print_op`, inlined: custom form, no location.
             names, heads, hooks, short = self._names, self._heads, _ASM_HOOKS, self._short
+            slots = type(names) is _SlotNames
             while op is not None and op is not stop:
                 asm = hooks[type(op)]
                 if asm is None:
@@ -752,7 +803,10 @@ class Printer:
                     res = op.results
                     if res:
                         r0 = res[0]
-                        head = names[r0] if res[-1] is r0 else heads[op]
+                        if res[-1] is not r0:
+                            head = heads[op]
+                        else:
+                            head = r0._name if slots else names[r0]
                         out.append(lead + head + " = " + short[op.name])
                     else:
                         out.append(lead + short[op.name])
@@ -964,9 +1018,12 @@ class Printer:
 
     # -- whole ops -------------------------------------------------------------------------------
 
-    def number(self, root: Operation) -> None:
-        """Name every value and block under `root` (done once before printing)."""
-        _Namer(self._names, self._heads, self._blocks, self._generic).run(root)
+    def number(self, root: Operation) -> list[Value]:
+        """Name every value and block under `root` (done once before printing). Returns the
+        values that op hooks named (with `slot_names`, to be reset with the rest)."""
+        namer = _Namer(self._names, self._heads, self._blocks, self._generic)
+        namer.run(root)
+        return namer.hooked
 
     def print_top(self, op: Operation) -> str:
         """The op at indentation 0 (numbered beforehand), with aliases resolved."""
@@ -1207,13 +1264,41 @@ def print_op(
     # and dict entries, and collections over a large module would make printing superlinear.
     gc_enabled = gc.isenabled()
     gc.disable()
+    slots = _SLOT_SESSION.acquire(blocking=False)
+    root = _numbering_root(op, local_scope)
+    hooked: list[Value] = []
     try:
-        p = Printer(generic=generic, debuginfo=debuginfo, aliases=aliases)
-        p.number(_numbering_root(op, local_scope))
+        p = Printer(generic=generic, debuginfo=debuginfo, aliases=aliases, slot_names=slots)
+        hooked = p.number(root)
         return p.print_top(op)
     finally:
+        if slots:
+            try:
+                _reset_names(root, hooked)
+            finally:
+                _SLOT_SESSION.release()
         if gc_enabled:
             gc.enable()
+
+
+def _reset_names(root: Operation, extra: list[Value]) -> None:
+    """Put UNNAMED back in the `_name` of every value under `root` and in `extra`."""
+    for r in root.results:
+        r._name = UNNAMED
+    stack = list(root.regions)
+    while stack:
+        for block in stack.pop().blocks:
+            for arg in block.arguments:
+                arg._name = UNNAMED
+            op = block.first
+            while op is not None:
+                for r in op.results:
+                    r._name = UNNAMED
+                if op.regions:
+                    stack.extend(op.regions)
+                op = op.next
+    for v in extra:
+        v._name = UNNAMED
 
 
 _PLAIN: Printer | None = None

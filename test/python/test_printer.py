@@ -685,3 +685,32 @@ def test_printer_api_writes_through_one_buffer() -> None:
     p.print_attr_dict_with_keyword({"c": A.UnitAttr()}, elided=("c",))
     assert "".join(p._out) == '(i32) -> (i32, f32) -> i32 @"a b" {a = 1 : i8, b}'
     assert attr_to_str(i32) == "i32"
+
+
+def test_value_names_last_one_session() -> None:
+    """A print session names values in their `_name` slot and puts UNNAMED back after; a
+    session that starts while one is running (a hook printing, another thread) uses a dict."""
+    from mlc.ir.core import UNNAMED
+    from mlc.syntax import printer as P
+
+    text = (
+        "func.func @f(%arg0: i32) -> i32 {\n  %0 = arith.addi %arg0, %arg0 : i32\n"
+        "  return %0 : i32\n}"
+    )
+    m = parse_module(text)
+    assert print_op(m) == "module {\n" + "\n".join("  " + s for s in text.split("\n")) + "\n}"
+    add = m.regions[0].blocks[0].first.regions[0].blocks[0].first
+    assert add.results[0]._name is UNNAMED
+    assert add.regions == () and add.parent.arguments[0]._name is UNNAMED
+    # A detached op using the printed module's value: not named by its own session.
+    user = UnregisteredOp.create_named("test.use", [add.results[0]])
+    assert print_op(user) == '"test.use"(<<UNKNOWN SSA VALUE>>) : (i32) -> ()'
+    # While a session holds the slots, another prints the same text through its dict.
+    assert P._SLOT_SESSION.acquire(blocking=False)
+    try:
+        inner = print_op(m, generic=True)
+        inner_custom = print_op(m)
+    finally:
+        P._SLOT_SESSION.release()
+    assert inner == print_op(m, generic=True) and inner_custom == print_op(m)
+    assert add.results[0]._name is UNNAMED
