@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 
 # The project's own modules, byte-compiled by `make venv` as pip byte-compiles a package it
 # installs (an editable install does not). Without their bytecode every fresh process compiles
-# them from source again (PYTHONDONTWRITEBYTECODE set, a read-only tree): about 0.6 s of a
+# them from source again (PYTHONDONTWRITEBYTECODE set, a read-only tree): 0.6-0.8 s of CPU of a
 # fresh process's first `mlc.compile` of examples/mlp.mlir. Import checks each .pyc against its
 # source's mtime and size, so a module edited since is compiled from source (correct, only
 # slower) until the next `make venv`, which rewrites just the stale ones.
