@@ -16,8 +16,8 @@ parallel loop's iterations are independent, so the result does not depend on the
 
 Workers are detached pthreads created on demand (up to the widest region asked for), sleeping
 on a condition variable between regions after a short spin. Per-thread state (inside a region,
-the width, the last error) lives in pthread keys. The module is JIT-compiled once per process
-and kept alive for the process.
+the width, the last error) lives in pthread keys. The code is part of the runtime's support
+module (`mlc.runtime.support`), JIT-compiled once per process and kept alive for the process.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ import ctypes
 import os
 import threading
 from typing import Any
+
+from mlc.runtime import support
 
 __all__ = ["NativePool", "load"]
 
@@ -404,46 +406,45 @@ class NativePool:
         self._reset()
 
 
-_lock = threading.Lock()
-_state: dict[str, NativePool | None] = {}
-
-
-def load() -> NativePool | None:
-    """The process's native pool, compiled on first use (the JIT's target must be initialized);
-    None when `MLC_NATIVE_POOL=0` or when it cannot be built here (the Python pool is used)."""
-    with _lock:
-        if "pool" in _state:
-            return _state["pool"]
-        pool = None
-        if os.environ.get("MLC_NATIVE_POOL", "").strip() != "0":
-            try:
-                pool = _build()
-            except Exception:  # e.g. no pthreads in this process: the Python pool still works
-                pool = None
-        _state["pool"] = pool
-        return pool
-
-
-def _build() -> NativePool:
+def _ir() -> str | None:
+    if os.environ.get("MLC_NATIVE_POOL", "").strip() == "0":
+        return None
     import llvmlite.binding as llvm
 
-    triple = llvm.get_process_triple()
-    x86 = triple.startswith(("x86_64", "i386", "i686"))
-    text = _IR.format(
+    x86 = llvm.get_process_triple().startswith(("x86_64", "i386", "i686"))
+    return _IR.format(
         sync=_SYNC_BYTES,
         spin=SPIN,
         pause_decl="declare void @llvm.x86.sse2.pause()" if x86 else "",
         pause_call="call void @llvm.x86.sse2.pause()" if x86 else "",
     )
-    mod = llvm.parse_assembly(text)
-    mod.triple = triple
-    mod.verify()
-    # Code generation at O0 (FastISel): this module is compiled by every process before its
-    # first compile, and O2 took about 3x as long (16 against 52 ms of CPU) for code whose
-    # cost is in its atomics, its condition variables and the bodies it calls.
-    target = llvm.Target.from_triple(triple).create_target_machine(opt=0)
-    engine = llvm.create_mcjit_compiler(mod, target)
-    engine.finalize_object()
+
+
+support.register("native_pool", _ir)
+
+_lock = threading.Lock()
+_state: dict[str, NativePool | None] = {}
+
+
+def load() -> NativePool | None:
+    """The process's native pool, from the runtime's support module (`mlc.runtime.support`,
+    compiled on first use; the JIT's target must be initialized); None when `MLC_NATIVE_POOL=0`
+    held when that module was built, or when the pool cannot start here (the Python pool is
+    used)."""
+    with _lock:
+        if "pool" in _state:
+            return _state["pool"]
+        pool = None
+        if support.built_with("native_pool"):
+            try:
+                pool = _attach(support.engine())
+            except OSError:  # no pthread keys left: the Python pool still works
+                pool = None
+        _state["pool"] = pool
+        return pool
+
+
+def _attach(engine: Any) -> NativePool:
     libc = ctypes.CDLL(None)
     for name in ("mlc_pool_key_depth", "mlc_pool_key_threads", "mlc_pool_key_error"):
         key = ctypes.c_uint(0)

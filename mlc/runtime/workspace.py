@@ -15,8 +15,9 @@ with no malloc, no page faults and no trimming of the heap by glibc. An arena ne
 
 A `memref.alloc` carrying the unit attribute `mlc.workspace` lowers to `acquire`, its
 `memref.dealloc` to `release` (convert-to-llvm): the contraction micro-kernel's buffers do so.
-The functions are native code: a small LLVM module JIT-compiled once per process, the pthread
-key baked into it, its symbols registered with the JIT before any module is loaded.
+The functions are native code, part of the runtime's support module (`mlc.runtime.support`,
+JIT-compiled once per process); the pthread key is stored into it and its symbols registered
+with the JIT before any module is loaded.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import ctypes
 import os
 import threading
 from typing import Any
+
+from mlc.runtime import support
 
 __all__ = ["ACQUIRE", "RELEASE", "MAX_BYTES", "symbols"]
 
@@ -205,20 +208,21 @@ def max_bytes() -> int:
     return mib << 20
 
 
+def _ir() -> str:
+    return _IR.format(acquire=ACQUIRE, release=RELEASE, max_bytes=max_bytes())
+
+
+support.register("workspace", _ir)
+
+
 def symbols() -> dict[str, int]:
-    """{name: address} of `mlc_workspace_acquire` and `mlc_workspace_release` (compiled on the
-    first call; the JIT's target must be initialized)."""
+    """{name: address} of `mlc_workspace_acquire` and `mlc_workspace_release` (the runtime's
+    support module is compiled on the first call of either; the JIT's target must be
+    initialized)."""
     with _lock:
         if "symbols" in _state:
             return _state["symbols"]  # type: ignore[no-any-return]
-        import llvmlite.binding as llvm
-
-        text = _IR.format(acquire=ACQUIRE, release=RELEASE, max_bytes=max_bytes())
-        mod = llvm.parse_assembly(text)
-        mod.verify()
-        target = llvm.Target.from_default_triple().create_target_machine(opt=2)
-        engine = llvm.create_mcjit_compiler(mod, target)
-        engine.finalize_object()
+        engine = support.engine()
         # The key's destructor frees a thread's arena when the thread ends.
         key = ctypes.c_uint(0)
         destroy = engine.get_function_address("mlc_workspace_destroy")
@@ -227,7 +231,6 @@ def symbols() -> dict[str, int]:
             raise OSError("pthread_key_create failed")
         address = engine.get_global_value_address("mlc_workspace_key")
         ctypes.c_uint.from_address(address).value = key.value
-        _state["engine"] = engine  # its code must live as long as the process
         _state["symbols"] = {
             ACQUIRE: engine.get_function_address(ACQUIRE),
             RELEASE: engine.get_function_address(RELEASE),

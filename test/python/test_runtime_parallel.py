@@ -412,3 +412,18 @@ def test_python_pool_when_the_native_one_is_off() -> None:
     env = dict(os.environ, MLC_NATIVE_POOL="0")
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_runtime_support_is_one_module(par2: JitModule) -> None:
+    """The workspace arena and the native pool are compiled as one support module (one engine
+    per process); a part registered after that build is refused."""
+    from mlc.runtime import native_pool, support, workspace
+
+    par2.par(np.ones(8, np.float32), 0, 1)
+    ee = support.engine()
+    assert support.built_with("workspace") and support.built_with("native_pool")
+    assert workspace.symbols()[workspace.ACQUIRE] == ee.get_function_address(workspace.ACQUIRE)
+    pool = native_pool.load()
+    assert pool is not None and pool.address == ee.get_function_address("mlc_parallel_for")
+    with pytest.raises(RuntimeError, match="registered after the build"):
+        support.register("late", lambda: None)
