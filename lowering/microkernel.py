@@ -160,9 +160,12 @@ SMALL_ROWS = 2
 # Default small-m at most this (measured crossover with the nest: 24-32 rows on 784 x 512)
 SMALL_M_MAX = 32
 # One parallel loop's hand-off to the thread pool and join, in the cycle estimates' units
-# (about 1.7 per ns here: 512^3 on one thread is estimated at 4.2M cycles and takes 2.5 ms).
-# The Python pool's wake-up and join measured 7-10 us at best and 20-40 us under load.
-POOL_CYCLES = 40_000
+# (about 1.7 per ns: 512^3 on one thread is estimated at 4.2M cycles and took 2.5 ms on the
+# AVX-512 host). The native pool (mlc/runtime/native_pool.py) measured +0.75 us best, +1.6 us
+# median per call on the Zen 3 VM (a 24 x 64 x 32 product split in two against serial, 6000
+# back-to-back calls); the Python pool's was 7-10 us at best (then 40,000). A worker that is
+# late costs no wait: the caller runs the chunks nobody has started.
+POOL_CYCLES = 4_000
 # A parallel schedule is the default only when estimated at most this fraction of the serial
 # time: the estimates' error, and a second thread that may have to wait for a core.
 PAR_GAIN = 0.8
@@ -633,9 +636,9 @@ class ContractionMicrokernelPass(Pass):
                 par0 = min(costs, key=lambda x: costs[x])
             sk = SkinnyConfig(kind, p, rows, vecs, vl, par0, kinds[kernel] == "pack", kb)
             return sk, None
-        # By the estimate at one row (batch-1 inference), where the split pays least: off for
-        # the MLP's 784 x 512 layer (the pool's hand-off measured -15% at 1 row, +15% at 32
-        # rows at 2 threads), on for layers of a few thousand columns.
+        # By the estimate at one row (batch-1 inference), where the split pays least: on for
+        # the MLP's 784 x 512 layer with the native pool (the Python pool's hand-off measured
+        # -15% at 1 row, +15% at 32 rows at 2 threads), off for a few hundred multiply-adds.
         one = b * _axpy_cycles(n, 1, k, vl, rows, vecs)
         spar0 = threads > 1 and _parallel_cost(one, one / threads, b) < one
         spar = ctx.knob(site, "small-parallel", Bool(), spar0)

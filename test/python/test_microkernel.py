@@ -185,7 +185,8 @@ def test_matrix_vector_products_take_the_dot_kernel() -> None:
 def test_b_in_place_or_packed(pack: bool) -> None:
     text = _matmul("?", "37", "45", "bias")
     site = _site(text)
-    knobs = {f"{site}/pack": pack, f"{site}/kc": 16, f"{site}/nc": 32}
+    # Serial: a split loop would give the buffers a leading per-thread dim.
+    knobs = {f"{site}/pack": pack, f"{site}/kc": 16, f"{site}/nc": 32, f"{site}/parallel": "none"}
     ir = _after_pass(text, 8, KnobContext(knobs))
     assert ("memref<1x16x16xf32>" in ir) == (not pack)  # only the partial strip is packed
     for rows in (1, 7, 13):
@@ -197,6 +198,7 @@ def test_a_in_place_or_packed(pack: bool) -> None:
     text = _matmul("?", "37", "45", "bias")
     site = _site(text)
     knobs = {f"{site}/pack-a": pack, f"{site}/kc": 16, f"{site}/mc": 12, f"{site}/mr": 6}
+    knobs[f"{site}/parallel"] = "none"  # (serial: no per-thread dim on the buffers)
     ir = _after_pass(text, 8, KnobContext(knobs))
     # In place, only the partial last strip of A is packed (one 6-row strip, zero-padded).
     assert ("memref<1x16x6xf32>" in ir) == (not pack)

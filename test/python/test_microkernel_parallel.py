@@ -166,12 +166,15 @@ def _batched(b: int, m: int, k: int, n: int) -> str:
 @pytest.mark.parametrize(
     ("text", "kernel", "parallel"),
     [
-        (_matmul(96, 96, 96), "blis", "none"),  # ~15 us: the pool's hand-off costs as much
+        (_matmul(48, 48, 48), "axpy-n", "none"),  # a few us: a hand-off would not pay
+        (_matmul(96, 96, 96), "blis", "ic"),  # ~20 us: the native pool's 1-2 us hand-off pays
         (_matmul(512, 512, 512), "blis", "jc"),
         (_matmul(4000, 64, 64), "blis", "ic"),  # one strip of N per thread would not do
-        (_matmul(2048, 100, 1), "dot-m", "none"),  # memory-bound, ~20 us
+        (_matmul(512, 100, 1), "dot-m", "none"),  # memory-bound, ~5 us
+        (_matmul(2048, 100, 1), "dot-m", "ic"),  # ~16 us: 12-14 us on 2 threads
         (_matmul(8192, 256, 1), "dot-m", "ic"),
-        (_matmul(1, 784, 512), "axpy-n", "none"),
+        (_matmul(1, 128, 128), "axpy-n", "none"),
+        (_matmul(1, 784, 512), "axpy-n", "jc"),
         (_matmul(1, 4096, 4096), "axpy-n", "jc"),
         (_batched(8, 64, 64, 64), "axpy-n", "batch"),
         (_batched(16, 128, 64, 128), "blis", "batch"),
@@ -192,7 +195,8 @@ def test_split_dim_block_covers_a_share_per_thread() -> None:
 
 
 @pytest.mark.parametrize(
-    ("shape", "calls"), [((96, 96, 96), 0), ((2048, 100, 1), 0), ((300, 301, 299), 1)]
+    ("shape", "calls"),
+    [((48, 48, 48), 0), ((512, 100, 1), 0), ((2048, 100, 1), 1), ((300, 301, 299), 1)],
 )
 def test_serial_nests_get_no_pool_call(
     shape: tuple[int, int, int], calls: int, monkeypatch: pytest.MonkeyPatch
@@ -238,7 +242,9 @@ def test_compile_plans_for_its_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     np.testing.assert_array_equal(serial.main(a, b), split.main(a, b))
 
 
-@pytest.mark.parametrize(("k", "n", "split"), [(784, 512, False), (4096, 4096, True)])
+@pytest.mark.parametrize(
+    ("k", "n", "split"), [(128, 64, False), (784, 512, True), (4096, 4096, True)]
+)
 def test_small_m_variant_split_by_cost_at_one_row(k: int, n: int, split: bool) -> None:
     a, b, c = f"tensor<?x{k}xf32>", f"tensor<{k}x{n}xf32>", f"tensor<?x{n}xf32>"
     text = (
