@@ -12,7 +12,8 @@ from functools import lru_cache
 
 from mlc.dialects.affine import ForOp, ParallelOp, YieldOp
 from mlc.dialects.affine_ops import LoadOp, PrefetchOp, StoreOp, VectorLoadOp, VectorStoreOp
-from mlc.dialects.arith import AddIOp, ConstantOp, FastMathFlagsAttr
+from mlc.dialects.arith import AddIOp, CmpFOp, ConstantOp, FastMathFlagsAttr, SelectOp
+from mlc.dialects.arith_fold import CMPF_PREDICATES
 from mlc.dialects.vector import BroadcastOp, CombiningKindAttr, ReductionOp
 from mlc.passes.affine_dependence import is_parallel
 
@@ -478,6 +479,7 @@ class _Vectorizer:
         self.first: ForOp | None = None  # the first vector loop (invariants go in front)
         self.vloop: ForOp | None = None  # the vector loop being built
         self.partials: list[Value] = []  # per reduction, the vector the last loop ends with
+        self.select_combines: set[Operation] = set()  # see nan_free_init
 
     def vtype(self, t: A.Type) -> A.VectorType:
         return A.VectorType([self.lanes], t)
@@ -550,10 +552,15 @@ class _Vectorizer:
         # The accumulators start at the neutral element; the original initial value is folded
         # in by the final vector.reduction.
         inits: list[Value] = []
+        self.select_combines = {r.combine for r in plan.reductions if self.nan_free_init(r)}
         for r in plan.reductions:
-            inits.append(
-                self.insert_before_loop(_splat_constant(r.kind, self.vtype(r.acc.type))).results[0]
-            )
+            vt = self.vtype(r.acc.type)
+            if r.combine in self.select_combines:
+                value = float("-inf") if r.kind == "maxnumf" else float("inf")
+                splat = ConstantOp.create([], [vt], {"value": A.DenseElementsAttr(vt, value)})
+            else:
+                splat = _splat_constant(r.kind, vt)
+            inits.append(self.insert_before_loop(splat).results[0])
         lower: tuple[AffineMap, list[Value]] = (loop.lower_bound_map, lb_ops)
         if bounds is None:
             lo, trip = loop.constant_lower_bound(), loop.constant_trip_count()
@@ -582,6 +589,40 @@ class _Vectorizer:
                 lower = (end_map, bounds.operands)
             self.build_loop(lower, (vec_ub, bounds.operands), 1, inits)
         self.finish(epilogue, [] if bounds is None else bounds.operands)
+
+    def nan_free_init(self, r: _Reduction) -> bool:
+        """A maxnumf/minnumf reduction into an iter_arg whose initial value is a constant that
+        is not NaN: its vector partials then start at -inf/+inf instead of NaN and, never NaN,
+        combine with `select(x > acc, x, acc)` (`<` for min), one `vmaxps`/`vminps` on x86
+        (LLVM's maxnum is a max, a NaN compare and a blend there). The result is maxnum's: the
+        maximum of the non-NaN elements and the initial value, which is not NaN."""
+        if r.kind not in ("maxnumf", "minnumf") or r.load is not None:
+            return False
+        loop = self.loop
+        init = loop._operands[
+            len(loop.lowerBoundOperands) + len(loop.upperBoundOperands) + r.position
+        ].value
+        op = init.defining_op()
+        if type(op) is not ConstantOp:
+            return False
+        attr = op.get_attr("value")
+        value = getattr(attr, "value", None)
+        return isinstance(value, float) and value == value
+
+    def select_combine(self, op: Operation, loc: A.Location) -> None:
+        """The vector form of a NaN-free maxnumf/minnumf reduction step (`nan_free_init`)."""
+        r = next(r for r in self.plan.reductions if r.combine is op)
+        acc = self.vmap[r.acc]
+        a, b = (u.value for u in op._operands)
+        x = self.vector(b if a is r.acc else a, loc)
+        vt = acc.type
+        bt = vt.clone_with(element_type=A.i1)  # type: ignore[attr-defined]
+        pred = CMPF_PREDICATES.index("ogt" if r.kind == "maxnumf" else "olt")
+        cmp = CmpFOp.create([x, acc], [bt], {"predicate": A.IntegerAttr(pred, A.i64)}, location=loc)
+        self.insert_in_body(cmp)
+        sel = SelectOp.create([cmp.results[0], x, acc], [vt], location=loc)
+        self.insert_in_body(sel)
+        self.vmap[op.results[0]] = sel.results[0]
 
     def build_loop(
         self,
@@ -677,6 +718,9 @@ class _Vectorizer:
                     self.insert_before_loop(op.clone(self.invariant))  # fills `invariant`
                 return
             self.insert_in_body(op.clone(self.smap))  # fills smap with the clone's results
+            return
+        if op in self.select_combines:
+            self.select_combine(op, loc)
             return
         operands = [self.vector(u.value, loc) for u in op._operands]
         types = [self.vtype(r.type) for r in op.results]

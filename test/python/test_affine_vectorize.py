@@ -303,3 +303,39 @@ def test_special_values_through_exp_sigmoid_tanh_softmax() -> None:
         ok = ~np.isnan(w)
         # exp(y) for |y| up to ~100 carries y's rounding (relative error |y| * 2^-24).
         np.testing.assert_allclose(g[ok], w[ok], rtol=1e-5, atol=1e-37)
+
+
+def test_softmax_row_max_select_form_ignores_nan_like_maxnum() -> None:
+    """softmax's row max (maxnumf from -inf) combines its vector partials with
+    `select(x > acc, x, acc)`: NaN in any lane position or accumulator, rows of -inf, +inf,
+    -0/+0 and all-NaN rows give the interpreter's results under every accumulator count."""
+    text = """
+    func.func @main(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+      %0 = graph.softmax %x {axis = 1 : i64} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+      return %0 : tensor<?x?xf32>
+    }"""
+    module = mlc.parse(text)
+    fused = AFFINE.replace("cse,affine-vectorize", "cse,affine-loop-fusion,affine-vectorize")
+    mlc.run_pipeline(module, fused)
+    lowered = str(module)  # the fused row loop: the row max is an iter_arg from -inf
+    assert "arith.cmpf ogt" in lowered and "arith.select" in lowered
+    rng = np.random.default_rng(12)
+    cols = 75  # 2 x 32 in the main loop at 4 accumulators, one more vector, 3 scalars
+    x = rng.standard_normal((cols + 6, cols)).astype(np.float32)
+    for j in range(cols):
+        x[j, j] = np.nan
+    x[cols, :] = -np.inf
+    x[cols + 1, :] = np.nan
+    x[cols + 2, 40] = np.inf
+    x[cols + 3, :] = -0.0
+    x[cols + 3, 33] = 0.0
+    x[cols + 4, :] = -1e30
+    x[cols + 5, 74] = 80.0
+    (want,) = mlc.interp.run(mlc.parse(text), "main", x)
+    space = mlc.run_pipeline(mlc.parse(text), "lower-to-cpu").space()
+    for k in (1, 2, 4, 8):
+        knobs = {r.key: k for r in space if r.name == "accumulators"}
+        got = mlc.compile(text, knobs=knobs).main(x)
+        assert np.array_equal(np.isnan(got), np.isnan(want)), k
+        ok = ~np.isnan(want)
+        np.testing.assert_allclose(got[ok], want[ok], rtol=2e-5, atol=1e-37)

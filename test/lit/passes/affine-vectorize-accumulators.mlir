@@ -151,3 +151,58 @@ func.func @no_reduction(%x: memref<64xf32>, %y: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// maxnumf into an iter_arg with a constant initial value that is not NaN (softmax's row max
+// starts at -inf): the partials start at -inf, never become NaN, and combine with
+// `select(x > acc, x, acc)` (one vmaxps on x86, against maxnum's max, NaN compare and blend);
+// the partials and the initial value combine with maxnumf after the loop, so the result is
+// maxnum's. minnumf likewise with +inf and `<`.
+// CHECK-LABEL: func.func @maxnum_select(
+// CHECK-DAG: %[[NINF:.+]] = arith.constant dense<0xFF800000> : vector<8xf32>
+// CHECK-DAG: %[[PINF:.+]] = arith.constant dense<0x7F800000> : vector<8xf32>
+// CHECK: %[[P:.+]]:8 = affine.for %{{.+}} = 0 to 1024 step 32 iter_args(%[[A0:[a-z0-9_]+]] = %[[NINF]], %[[B0:[a-z0-9_]+]] = %[[PINF]],
+// CHECK:   %[[V:[a-z0-9_]+]] = affine.vector_load
+// CHECK-NEXT:   %[[C:[a-z0-9_]+]] = arith.cmpf ogt, %[[V]], %[[A0]] : vector<8xf32>
+// CHECK-NEXT:   %{{.+}} = arith.select %[[C]], %[[V]], %[[A0]] : vector<8xi1>, vector<8xf32>
+// CHECK-NEXT:   %[[D:[a-z0-9_]+]] = arith.cmpf olt, %[[V]], %[[B0]] : vector<8xf32>
+// CHECK-NEXT:   %{{.+}} = arith.select %[[D]], %[[V]], %[[B0]] : vector<8xi1>, vector<8xf32>
+// CHECK-NOT: arith.maxnumf {{.*}} vector
+// CHECK: affine.yield
+// CHECK: arith.maxnumf %[[P]]#0, %[[P]]#2 : vector<8xf32>
+// CHECK: vector.reduction <maxnumf>, %{{.+}}, %{{.+}} : vector<8xf32> into f32
+// CHECK: vector.reduction <minnumf>, %{{.+}}, %{{.+}} : vector<8xf32> into f32
+// A NaN initial value (maxnum's neutral element) or one not known: maxnumf on vectors.
+// CHECK-LABEL: func.func @maxnum_nan_init(
+// CHECK: arith.constant dense<0x7FC00000> : vector<8xf32>
+// CHECK: arith.maxnumf %{{.+}}, %{{.+}} : vector<8xf32>
+// CHECK-NOT: arith.select
+// CHECK: arith.maxnumf %{{.+}}, %{{.+}} : vector<8xf32>
+// CHECK-NOT: arith.select
+// CHECK: return
+func.func @maxnum_select(%x: memref<1024xf32>) -> (f32, f32) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %pinf = arith.constant 0x7F800000 : f32
+  %r:2 = affine.for %i = 0 to 1024 iter_args(%m = %ninf, %n = %pinf) -> (f32, f32) {
+    %v = affine.load %x[%i] : memref<1024xf32>
+    %0 = arith.maxnumf %v, %m : f32
+    %1 = arith.minnumf %n, %v : f32
+    affine.yield %0, %1 : f32, f32
+  }
+  return %r#0, %r#1 : f32, f32
+}
+func.func @maxnum_nan_init(%x: memref<1024xf32>, %init: f32) -> (f32, f32) {
+  %nan = arith.constant 0x7FC00000 : f32
+  %r = affine.for %i = 0 to 1024 iter_args(%m = %nan) -> (f32) {
+    %v = affine.load %x[%i] : memref<1024xf32>
+    %0 = arith.maxnumf %v, %m : f32
+    affine.yield %0 : f32
+  }
+  %s = affine.for %i = 0 to 1024 iter_args(%m = %init) -> (f32) {
+    %v = affine.load %x[%i] : memref<1024xf32>
+    %0 = arith.maxnumf %m, %v : f32
+    affine.yield %0 : f32
+  }
+  return %r, %s : f32, f32
+}
