@@ -829,6 +829,12 @@ class ConvertGraphToTensorPass(Pass):
             "graph.softmax: divide the exponentials by their sum as one reciprocal per row and "
             "a multiply per element (else a divide per element)",
         ),
+        KnobDecl(
+            "shifted_exp",
+            "bool",
+            "graph.softmax: mark exp(x - max) as taking arguments <= 0, for a shorter "
+            "expansion that flushes exponentials below 2^-126 to zero",
+        ),
     )
     num_lowered = Statistic("num-lowered", "Number of graph ops lowered")
     num_fused = Statistic("num-fused", "Number of generics fused within kernels")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mlc.dialects import arith, graph, math, tensor
+from mlc.passes.math_approx import SHIFTED_EXP
 from mlc.lowering.graph_to_tensor import (
     DYNAMIC,
     FLOATS,
@@ -218,7 +219,10 @@ def _divide_by_count(em: Emitter, x: Value, sizes: Sequence[Size], count: Size) 
 def lower_softmax(em: Emitter, op: Operation, operands: list[Value]) -> list[Value]:
     """Numerically stable: m = max(x), e = exp(x - m), s = sum(e), e * (1 / s) along `axis`
     (knob `reciprocal`, default on: one divide per row instead of one per element; the result
-    differs from e / s by at most about one ulp), else e / s."""
+    differs from e / s by at most about one ulp), else e / s. Knob `shifted_exp` (default on)
+    marks the exp as taking arguments <= 0 (`mlc.shifted_exp`), which
+    math-polynomial-approximation expands in 15 vector ops instead of 20, exponentials below
+    2^-126 (so outputs below about 2^-126) flushed to zero."""
     (x,) = operands
     xt = ranked(x)
     rank = xt.rank
@@ -232,9 +236,14 @@ def lower_softmax(em: Emitter, op: Operation, operands: list[Value]) -> list[Val
     # so maxnumf (one vmaxps and a NaN select per vector) gives maximumf's results.
     floats = xt.element_type in FLOATS
     m = reduce_to(em, x, [axis], "maxnum" if floats else "max")
+    # x - m is <= 0 (or NaN): math-polynomial-approximation may then expand the exp with one
+    # clamp and one scaling, flushing results below 2^-126 to zero (knob `shifted_exp`).
+    exp_attrs = None
+    if floats and em.knob(op, "shifted_exp", Bool(), True):
+        exp_attrs = {SHIFTED_EXP: A.UnitAttr()}
     e = em.generic(
         [x, m], [em.empty(xt, sizes)], [ident, drop, ident], par,
-        lambda b, a: [b.op(math.ExpOp, [b.op(arith.SubFOp, [a[0], a[1]])])],
+        lambda b, a: [b.op(math.ExpOp, [b.op(arith.SubFOp, [a[0], a[1]])], attrs=exp_attrs)],
     )[0]  # fmt: skip
     s = reduce_to(em, e, [axis], "sum")
     if em.knob(op, "reciprocal", Bool(), True):

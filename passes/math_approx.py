@@ -255,6 +255,30 @@ def approx_exp(e: _Emitter, x: Value) -> Value:
     return e.mul(e.mul(p, s1), s2)
 
 
+# A discardable attribute on `math.exp` from its producer's lowering (graph.softmax's
+# exp(x - max(x)), knob `shifted_exp` of convert-graph-to-tensor): the argument is <= 0 or NaN,
+# and results below 2^-126 (subnormal) may be flushed to zero.
+SHIFTED_EXP = "mlc.shifted_exp"
+# k = round(x log2 e) = -127 at the clamp, so that 2^k built from the exponent field is +0.
+SHIFTED_EXP_MIN = -88.0
+
+
+def approx_exp_shifted(e: _Emitter, x: Value) -> Value:
+    """e^x for x <= 0 or NaN (`SHIFTED_EXP`): exp's reduction and polynomial, then one scaling
+    by 2^k from the exponent field (k + 127) << 23, k in [-127, 0]. Results of at least 2^-126
+    are exp's bits (p * 2^k is exact or rounds once into the subnormal range for k = -126);
+    below, where k = -127, the field is 0 and the result +0 (x < -87.68: exp is below 1.2e-38
+    there). 15 vector ops against exp's 20: one clamp (the upper one is moot), no two-step
+    scaling. A NaN stays NaN through p; x = -inf is clamped and gives +0."""
+    lo = -104.0 if e.ldexp else SHIFTED_EXP_MIN  # ldexp: exp's clamp, exact subnormals
+    xc = e.select(e.cmpf("olt", x, e.f(lo)), e.f(lo), x)
+    t, k, p = _exp_shifted(e, xc)
+    if e.ldexp:
+        return e.ldexp_op(p, k)
+    biased = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS - 127))
+    return e.mul(p, e.float_of(e.iop(arith.ShLIOp, biased, e.i(23))))
+
+
 def approx_exp2(e: _Emitter, x: Value) -> Value:
     xc = e.clamp(x, -152.0, 129.0)
     kf, k = _round_to_int(e, xc)
@@ -463,6 +487,8 @@ def approximate(op: Operation, ldexp: bool = False) -> bool:
     x = op.operands[0]
     if ft is not t:
         x = e._new(arith.ExtFOp, [x], ft)
+    if fn is approx_exp and op.get_attr(SHIFTED_EXP) is not None:
+        fn = approx_exp_shifted
     res = fn(e, x)
     if ft is not t:
         res = e._new(arith.TruncFOp, [res], t)

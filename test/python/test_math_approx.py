@@ -336,3 +336,58 @@ def test_ldexp_and_exponent_field_scaling_give_the_same_bits() -> None:
         x = _sweep(*DOMAINS[fn], n=100_000)
         a, b = (_run(m, fn + "_vec", x).view(np.uint32) for m in mods)
         assert np.array_equal(a, b), fn
+
+
+SHIFTED = """
+func.func @k_shifted(%a: memref<?x8xf32>, %b: memref<?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %a, %c0 : memref<?x8xf32>
+  affine.for %i = 0 to %n {
+    affine.for %j = 0 to 8 {
+      %x = affine.load %a[%i, %j] : memref<?x8xf32>
+      %y = math.exp %x {mlc.shifted_exp} : f32
+      affine.store %y, %b[%i, %j] : memref<?x8xf32>
+    }
+  }
+  return
+}
+func.func @k_shifted_vec(%a: memref<?x8xf32>, %b: memref<?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %a, %c0 : memref<?x8xf32>
+  affine.for %i = 0 to %n {
+    %x = vector.load %a[%i, %c0] : memref<?x8xf32>, vector<8xf32>
+    %y = math.exp %x {mlc.shifted_exp} : vector<8xf32>
+    vector.store %y, %b[%i, %c0] : memref<?x8xf32>, vector<8xf32>
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("ldexp", ["false", "true"])
+def test_shifted_exp_for_non_positive_arguments(ldexp: str) -> None:
+    """`math.exp {mlc.shifted_exp}` (softmax's exp(x - max)): for x <= 0, within exp's bound
+    where e^x >= 2^-126 (the same bits as exp with the exponent-field scaling), below that
+    either +0 (the flush) or within the bound; -inf -> +0, NaN -> NaN, +-0 -> 1."""
+    pipeline = f"builtin.module(math-polynomial-approximation{{ldexp={ldexp}}})"
+    mod, _ = _compile(SHIFTED, pipeline)
+    plain, _ = _compile(_module_text(), pipeline)
+    x = _sweep(-110.0, 0.0)
+    x = x[np.isnan(x) | (x <= 0)]
+    edges = np.array([-0.0, 0.0, -87.3, -87.5, -87.7, -88.0, -103.9], np.float32)
+    x = np.concatenate([x, edges])
+    with np.errstate(all="ignore"):
+        ref = np.exp(x.astype(np.float64))
+    normal = ref >= 2.0**-126
+    for name in ("shifted", "shifted_vec"):
+        got = _run(mod, name, x)
+        err = ulp_error(got, ref)
+        ok = np.where(normal, err <= MAX_ULPS["exp"], (got == 0) | (err <= MAX_ULPS["exp"]))
+        worst = int(np.argmin(ok))
+        assert ok.all(), (name, float(x[worst]), float(got[worst]), ref[worst])
+        assert np.isnan(got[np.isnan(x)]).all()
+        assert (got[x == -np.inf] == 0).all()
+        assert (got[x == 0] == 1.0).all()
+        same = _run(plain, "exp" if name == "shifted" else "exp_vec", x)
+        if ldexp == "false":
+            np.testing.assert_array_equal(got[normal], same[normal])

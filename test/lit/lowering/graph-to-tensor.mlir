@@ -195,7 +195,7 @@ func.func @reduce_mean_dynamic(%x: tensor<?x6xf64>) -> tensor<6xf64> {
 // -----
 
 // softmax: max-reduce (maxnumf: a NaN reaches the row through exp and the sum anyway),
-// exp(x - max), sum-reduce, times the reciprocal of the sum (knob `reciprocal`: one divide per
+// exp(x - max) marked `mlc.shifted_exp` (its argument is <= 0; knob `shifted_exp`), sum-reduce, times the reciprocal of the sum (knob `reciprocal`: one divide per
 // row; the kernel's fusion recomputes it per element in the tensor form, affine-vectorize
 // hoists it out of the row's loop).
 // CHECK-DAG: #[[$ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
@@ -208,7 +208,7 @@ func.func @reduce_mean_dynamic(%x: tensor<?x6xf64>) -> tensor<6xf64> {
 // CHECK: %[[EXP:.+]] = tensor.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MAX]] : tensor<2x10xf32>, tensor<2xf32>)
 // CHECK-NEXT: ^bb0(%[[A:\w+]]: f32, %[[M:\w+]]: f32, %{{\w+}}: f32):
 // CHECK-NEXT: %[[D:.+]] = arith.subf %[[A]], %[[M]] : f32
-// CHECK-NEXT: %[[E:.+]] = math.exp %[[D]] : f32
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[D]] {mlc.shifted_exp} : f32
 // CHECK: %[[SUM:.+]] = tensor.generic {indexing_maps = [#[[$ID]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[EXP]] : tensor<2x10xf32>)
 // CHECK: arith.addf
 // CHECK: %[[R:.+]] = tensor.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[EXP]], %[[SUM]] : tensor<2x10xf32>, tensor<2xf32>)

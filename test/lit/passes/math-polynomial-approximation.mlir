@@ -92,3 +92,29 @@ func.func @types(%h: f16, %d: f64, %t: tensor<4xf32>, %s: f32) -> (f16, f64, ten
   %3 = math.sin %s : f32
   return %0, %1, %2, %3 : f16, f64, tensor<4xf32>, f32
 }
+
+// -----
+
+// exp marked `mlc.shifted_exp` (softmax's exp(x - max): the argument is <= 0 or NaN): one
+// clamp (at -88, where k = -127 gives a zero exponent field, so the result is +0), the same
+// reduction and polynomial, one scaling by the field (k + 127) << 23.
+// CHECK-LABEL: func.func @exp_shifted(
+// CHECK-SAME:      %[[X:.*]]: vector<8xf32>)
+// CHECK:         %[[LO:.*]] = arith.constant dense<-8.800000e+01> : vector<8xf32>
+// CHECK:         arith.cmpf olt, %[[X]], %[[LO]] : vector<8xf32>
+// CHECK-NOT:     8.880000e+01
+// CHECK:         %[[BITS:.*]] = arith.bitcast %{{.*}} : vector<8xf32> to vector<8xi32>
+// CHECK:         %[[CB:.*]] = arith.constant dense<1262485377> : vector<8xi32>
+// CHECK:         %[[KB:.*]] = arith.subi %[[BITS]], %[[CB]] : vector<8xi32>
+// CHECK:         %[[F:.*]] = arith.shli %[[KB]], %{{.*}} : vector<8xi32>
+// CHECK:         %[[S:.*]] = arith.bitcast %[[F]] : vector<8xi32> to vector<8xf32>
+// CHECK:         %[[R:.*]] = arith.mulf %{{.*}}, %[[S]] : vector<8xf32>
+// CHECK-NEXT:    return %[[R]]
+// LDEXP-LABEL: func.func @exp_shifted(
+// LDEXP:         arith.constant dense<-1.040000e+02> : vector<8xf32>
+// LDEXP-NOT:     8.880000e+01
+// LDEXP:         llvm.intr.ldexp
+func.func @exp_shifted(%x: vector<8xf32>) -> vector<8xf32> {
+  %0 = math.exp %x {mlc.shifted_exp} : vector<8xf32>
+  return %0 : vector<8xf32>
+}
