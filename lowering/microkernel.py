@@ -152,8 +152,10 @@ KBLOCKS = (0, 1, 2, 4, 8, 16, 32, 64, 128)
 # axpy k blocks when the streamed operands do not stay in L2 between calls: each block reads
 # whole rows of the big operand (measured on 1 x 784 x 512 with two weight sets alternating:
 # 72 -> 62 us, NumPy 62; the MLP at batch 1: 130 -> 105 us); without blocks when they do stay
-# (the same product on hot weights: 24.5 us against 27.5 with blocks).
-KBLOCK_STREAMED = 16
+# (the same product on hot weights: 24.5 us against 27.5 with blocks). 8 rows rather than 16
+# on the Zen 3 VM (32 KiB L1, 512 KiB L2: the 1.6 MB weights come from L3): thread CPU time
+# 31.5 -> 28.7 us (NumPy 28.7), 4 rows 28.9, 32 and 64 rows 50 us (load 4.5, best of 9 rounds).
+KBLOCK_STREAMED = 8
 # Rows of the small-M axpy-n tile (then 1 for the last row): each tile kernel costs LLVM time
 # (on 784 x 512: +0.17 s with 1 row, +0.27 s with 2 rows, +0.6 s with 6 rows then 4, 2, 1).
 SMALL_ROWS = 2
@@ -169,6 +171,10 @@ POOL_CYCLES = 4_000
 # A parallel schedule is the default only when estimated at most this fraction of the serial
 # time: the estimates' error, and a second thread that may have to wait for a core.
 PAR_GAIN = 0.8
+# axpy split along p: one contiguous column range per planned thread, swept as the serial
+# kernel sweeps (k blocks reading whole rows, the aligned head), instead of one pool
+# iteration per column tile over all of K (0: the latter).
+AXPY_PARTS = 1
 # Streaming from L2 measured about 16 bytes per cycle here (1 x 784 x 512 in 40 us).
 L2_BYTES_PER_CYCLE = 16
 
@@ -634,7 +640,9 @@ class ContractionMicrokernelPass(Pass):
                 if c.batch and b >= threads:
                     costs["batch"] = _parallel_cost(est, _ceil(b, threads) * est / b, 1)
                 par0 = min(costs, key=lambda x: costs[x])
-            sk = SkinnyConfig(kind, p, rows, vecs, vl, par0, kinds[kernel] == "pack", kb)
+            sk = SkinnyConfig(
+                kind, p, rows, vecs, vl, par0, kinds[kernel] == "pack", kb, threads * AXPY_PARTS
+            )
             return sk, None
         # By the estimate at one row (batch-1 inference), where the split pays least: on for
         # the MLP's 784 x 512 layer with the native pool (the Python pool's hand-off measured
@@ -642,5 +650,7 @@ class ContractionMicrokernelPass(Pass):
         one = b * _axpy_cycles(n, 1, k, vl, rows, vecs)
         spar0 = threads > 1 and _parallel_cost(one, one / threads, b) < one
         spar = ctx.knob(site, "small-parallel", Bool(), spar0)
-        sk = SkinnyConfig("axpy", "n", rows, vecs, vl, "jc" if spar else "none", False, kb)
+        sk = SkinnyConfig(
+            "axpy", "n", rows, vecs, vl, "jc" if spar else "none", False, kb, threads * AXPY_PARTS
+        )
         return None, (sk, small_t)

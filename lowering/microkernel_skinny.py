@@ -44,7 +44,7 @@ class SkinnyConfig:
     the kernel runs along, tile rows R, vectors per row U (axpy), vector width, the parallel
     loop ("none", "jc", "ic", "batch") and whether a dot kernel packs its q-operand."""
 
-    __slots__ = ("kind", "p", "rows", "vecs", "vl", "parallel", "pack_q", "kblock")
+    __slots__ = ("kind", "p", "rows", "vecs", "vl", "parallel", "pack_q", "kblock", "parts")
 
     def __init__(
         self,
@@ -56,12 +56,17 @@ class SkinnyConfig:
         parallel: str,
         pack_q: bool,
         kblock: int = 0,
+        parts: int = 0,
     ) -> None:
         self.kind, self.p, self.rows, self.vecs, self.vl = kind, p, rows, vecs, vl
         self.parallel, self.pack_q = parallel, pack_q
         # axpy: k in blocks of this many rows with the p sweep inside each (0: all of K per
         # tile): the p-operand is then read row after row, which the prefetchers follow.
         self.kblock = kblock
+        # axpy split along p: this many contiguous column ranges (multiples of the tile width),
+        # each running the serial sweep (k blocks, aligned head) on the pool; 0: one pool
+        # iteration per column tile, each over all of K.
+        self.parts = parts
 
     @property
     def name(self) -> str:
@@ -172,6 +177,10 @@ def dot_mode(c: Contraction, p: str) -> str | None:
 # Emission
 
 
+def _ceil_to(x: int, unit: int) -> int:
+    return -(-x // unit) * unit
+
+
 class _Skinny(_Nest):
     """One contraction as an axpy or dot kernel nest (batch loops from `_Nest`)."""
 
@@ -218,6 +227,7 @@ class _Skinny(_Nest):
         self.allocs = []
         self.sizes()
         self.P, self.Q = (self.N, self.M) if self.sk.p == "n" else (self.M, self.N)
+        self.p_lo, self.p_hi = 0, self.P  # the columns the axpy sweep covers (a chunk's)
         self.zero = e.fconst(0.0, A.f32)
         self.qpack = None
         if self.sk.kind == "dot" and self.sk.pack_q:
@@ -245,7 +255,9 @@ class _Skinny(_Nest):
             strides, offset = t.strides_and_offset()
         except ValueError:
             return None
-        if offset == A.DYNAMIC or self.par_dim == sk.p:
+        if offset == A.DYNAMIC or (self.par_dim == sk.p and not self.chunked()):
+            return None
+        if self.chunked() and min(self.chunk_lengths()) < 2 * sk.vl:
             return None
         view, d = self.pview, self.dims[sk.p]
         for other in range(view.num_dims):
@@ -320,9 +332,50 @@ class _Skinny(_Nest):
 
     # axpy
 
+    def chunked(self) -> bool:
+        """axpy split along p in `parts` column ranges (a static P of more than one range)."""
+        sk = self.sk
+        return (
+            sk.kind == "axpy" and self.par_dim == sk.p and sk.parts > 1 and type(self.P) is int
+        )
+
+    def chunk_lengths(self) -> list[int]:
+        """Column counts of the ranges of a chunked split: equal multiples of the tile width,
+        the last one shorter."""
+        assert type(self.P) is int
+        w = self.sk.vecs * self.sk.vl
+        share = _ceil_to(_ceil_to(self.P, self.sk.parts) // self.sk.parts, w)
+        n = -(-self.P // share)
+        return [share] * (n - 1) + [self.P - (n - 1) * share]
+
     def axpy(self, e: _E) -> None:
         sk = self.sk
         U = sk.vecs
+        kb = sk.kblock
+        blocked = kb and not (type(self.K) is int and self.K <= kb)
+        row_fn = self.k_blocks if blocked else self.p_sweep
+        if self.chunked():
+            # Each pool iteration sweeps its own contiguous columns as the serial kernel does
+            # (whole rows of the k block, the aligned head), not a column tile over all of K.
+            lengths = self.chunk_lengths()
+            share, last = lengths[0], lengths[-1]
+            loop, body = e.parallel(len(lengths))
+            t = loop.regions[0].blocks[0].arguments[0]
+            lo = body.ix(lambda tt: tt * share, t)
+
+            def part(ee: _E, start: Idx, end: Idx) -> None:
+                self.p_lo, self.p_hi = start, end
+                self.q_chain(ee, 0, self.Q, False, row_fn)
+                self.p_lo, self.p_hi = 0, self.P
+
+            if last == share:
+                part(body, lo, _off(lo, share))
+                return
+            n = len(lengths)
+            _, then, other = body.if_(lambda tt: [(n - 2 - tt, False)], [t], True)
+            part(then, lo, _off(lo, share))
+            part(other, (n - 1) * share, self.P)  # type: ignore[arg-type]
+            return
         if self.par_dim == sk.p:
             # p tiles on the pool, each running every row of q (all with U vectors).
             self.tiles(
@@ -339,9 +392,6 @@ class _Skinny(_Nest):
                 ),
             )
             return
-        kb = sk.kblock
-        blocked = kb and not (type(self.K) is int and self.K <= kb)
-        row_fn = self.k_blocks if blocked else self.p_sweep
         # Row tiles outermost (on the pool when q is the parallel dim), each sweeping all of p.
         self.q_chain(e, 0, self.Q, self.par_dim == self.q, row_fn)
 
@@ -391,8 +441,8 @@ class _Skinny(_Nest):
             return
         self.tiles(
             e,
-            0,
-            self.P,
+            self.p_lo,
+            self.p_hi,
             U * self.sk.vl,
             False,
             lambda e2, p0: self.axpy_tile(e2, q0, r, p0, U, self.sk.vl),
@@ -403,20 +453,21 @@ class _Skinny(_Nest):
         """A vector at 0 (covering the unaligned head), U-vector tiles from the first aligned
         column, single vectors after them and a last vector ending at P (the overlaps store
         the same values twice)."""
-        vl, P, h = self.sk.vl, self.P, self.head
+        vl, lo, P = self.sk.vl, self.p_lo, self.p_hi
+        h = e.ix(lambda a, b: a + b, lo, self.head)  # type: ignore[arg-type]
         W = U * vl
-        self.axpy_tile(e, q0, r, 0, 1, vl)
-        nfull = e.ix(lambda x: (P - x).floordiv(W), h)  # type: ignore[arg-type]
+        self.axpy_tile(e, q0, r, lo, 1, vl)
+        nfull = e.ix(lambda x, y: (y - x).floordiv(W), h, P)
         _, body = e.for_(0, nfull)
-        p0 = body.ix(lambda x, t: x + t * W, h, body.block.arguments[0])  # type: ignore[arg-type]
+        p0 = body.ix(lambda x, t: x + t * W, h, body.block.arguments[0])
         self.axpy_tile(body, q0, r, p0, U, vl)
-        cur = e.ix(lambda x: x + (P - x).floordiv(W) * W, h)  # type: ignore[arg-type]
+        cur = e.ix(lambda x, y: x + (y - x).floordiv(W) * W, h, P)
         if U > 1:
-            nvec = e.ix(lambda x: (P - x).floordiv(vl), cur)
+            nvec = e.ix(lambda x, y: (y - x).floordiv(vl), cur, P)
             _, body = e.for_(0, nvec)
             p1 = body.ix(lambda x, t: x + t * vl, cur, body.block.arguments[0])
             self.axpy_tile(body, q0, r, p1, 1, vl)
-        self.axpy_tile(e, q0, r, P - vl, 1, vl)  # type: ignore[operator]
+        self.axpy_tile(e, q0, r, e.ix(lambda y: y - vl, P), 1, vl)
 
     def k_blocks(self, e: _E, q0: Idx, r: int) -> None:
         """Rows [q0, q0 + r): k in blocks of kblock, each sweeping all of p (partial sums in
@@ -431,8 +482,8 @@ class _Skinny(_Nest):
         krange = (b, k0, (lambda t, k: [t * kb + kb, k], (b, self.K)), nkb)
         self.tiles(
             body,
-            0,
-            self.P,
+            self.p_lo,
+            self.p_hi,
             W,
             False,
             lambda e2, p0: self.axpy_tile(e2, q0, r, p0, U, sk.vl, krange),
@@ -445,7 +496,7 @@ class _Skinny(_Nest):
         computed the same way and stored twice with the same value); else single vectors, a
         half vector (16 lanes) and scalars."""
         vl = self.sk.vl
-        P = self.P
+        P = self.p_hi
         if self.overlap_ok and krange is None and type(p0) is int and type(P) is int:
             if P >= vl and P > p0:
                 offsets: list[Idx] = list(range(p0, P - vl + 1, vl))
@@ -456,7 +507,7 @@ class _Skinny(_Nest):
         widths = [vl] + ([vl // 2] if vl == 16 else []) + [1]
         cur = p0
         for w in widths:
-            count = e.ix(lambda s, x, w=w: (x - s).floordiv(w), cur, self.P)
+            count = e.ix(lambda s, x, w=w: (x - s).floordiv(w), cur, P)
             if count == 0:
                 continue
             if count == 1:
@@ -465,7 +516,7 @@ class _Skinny(_Nest):
                 _, body = e.for_(0, count)
                 i = body.ix(lambda s, t, w=w: s + t * w, cur, body.block.arguments[0])
                 self.axpy_tile(body, q0, r, i, 1, w, krange)
-            cur = e.ix(lambda s, x, w=w: s + (x - s).floordiv(w) * w, cur, self.P)
+            cur = e.ix(lambda s, x, w=w: s + (x - s).floordiv(w) * w, cur, P)
 
     def axpy_tile(
         self,

@@ -258,7 +258,7 @@ def test_small_m_variant_split_by_cost_at_one_row(k: int, n: int, split: bool) -
 
 
 def test_axpy_k_blocks_when_the_weights_do_not_stay_in_l2() -> None:
-    from mlc.lowering.microkernel import cache_sizes
+    from mlc.lowering.microkernel import KBLOCK_STREAMED, cache_sizes
 
     # One 784 x 512 weight (1.6 MB) stays in a 2 MiB L2 between calls: no k blocks. Two
     # layers' weights together exceed L2 (as in examples/mlp.mlir): blocks that read whole
@@ -266,7 +266,7 @@ def test_axpy_k_blocks_when_the_weights_do_not_stay_in_l2() -> None:
     one = _defaults(_matmul(1, 784, 512), 1)
     w = 784 * 512 * 4
     assert one["kernel"] == "axpy-n"
-    assert one["kblock"] == (0 if w <= cache_sizes().l2 else 16)
+    assert one["kblock"] == (0 if w <= cache_sizes().l2 else KBLOCK_STREAMED)
     x, w1, w2 = "tensor<1x784xf32>", "tensor<784x1024xf32>", "tensor<1024x512xf32>"
     h, y = "tensor<1x1024xf32>", "tensor<1x512xf32>"
     two = (
@@ -284,7 +284,7 @@ def test_axpy_k_blocks_when_the_weights_do_not_stay_in_l2() -> None:
         ctx,
     )
     blocks = [r.value for r in ctx.space() if r.name == "kblock"]
-    assert blocks == [16, 16]
+    assert blocks == [KBLOCK_STREAMED, KBLOCK_STREAMED]
     rng = np.random.default_rng(3)
     args = [rng.standard_normal(s).astype(np.float32) for s in ((1, 784), (784, 1024), (1024, 512))]
     got = mlc.compile(two, threads=1, opt_level=1).main(*args)

@@ -5,11 +5,12 @@ the interpreter/NumPy for every kernel, tile, k blocking, epilogue, edge and thr
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
 from mlc.lowering.microkernel_skinny import KINDS
-from test_microkernel import _after_pass, _check, _matmul, _pipeline, _site
+from test_microkernel import BEFORE, _after_pass, _check, _matmul, _pipeline, _site
 
 import mlc
 from mlc.knobs import KnobContext
@@ -212,3 +213,39 @@ def test_dynamic_n_and_k(kernel: str, parallel: str) -> None:
         np.testing.assert_allclose(
             compiled.main(a, w, bias), np.maximum(a @ b + bias, 0), rtol=1e-4, atol=1e-4
         )
+
+
+@pytest.mark.parametrize(
+    ("m", "k", "n", "kblock", "ranges"),
+    [
+        (1, 100, 512, 0, 2),  # two equal ranges of 256 columns, aligned heads
+        (1, 100, 520, 4, 2),  # 288 + 232 columns: the last range behind an affine.if, k blocks
+        (3, 37, 72, 0, 2),  # 64 + 8 columns: too short for the aligned head
+        (2, 64, 40, 8, 2),  # 32 + 8
+        (1, 50, 20, 0, 1),  # one tile: nothing to split
+    ],
+)
+def test_axpy_split_in_column_ranges(m: int, k: int, n: int, kblock: int, ranges: int) -> None:
+    """axpy-n split along n: one contiguous column range per planned thread, each swept as the
+    serial kernel sweeps it; the same bits as the serial kernel at 1 and 2 threads."""
+    text = _matmul(str(m), str(k), str(n), "bias,relu")
+    site = _site(text, 8)
+    knobs = {
+        f"{site}/kernel": "axpy-n",
+        f"{site}/parallel": "jc",
+        f"{site}/vecs": 4,
+        f"{site}/rows": 2,
+        f"{site}/kblock": kblock,
+    }
+    module = mlc.parse(text)
+    mlc.run_pipeline(
+        module,
+        f"builtin.module({BEFORE},"
+        "func.func(contraction-microkernel{vector-width=8 min-flops=0 threads=2}))",
+        KnobContext(knobs),
+    )
+    assert re.search(rf"affine.parallel \(%\w+\) = \(0\) to \({ranges}\)", str(module))
+    serial = _check(text, knobs={**knobs, f"{site}/parallel": "none"}, threads=1)
+    for threads in (1, 2):
+        got = _check(text, knobs=knobs, threads=threads)
+        assert np.array_equal(got, serial)
