@@ -171,6 +171,12 @@ POOL_CYCLES = 4_000
 # A parallel schedule is the default only when estimated at most this fraction of the serial
 # time: the estimates' error, and a second thread that may have to wait for a core.
 PAR_GAIN = 0.8
+# The packed B panel (kc x nc) at most this many L2 sizes. It was half the L3 share (8 MiB of
+# the 32 MiB L3 the Zen 3 VM reports for its 2 cores), but an L3 shared with other tenants
+# and jobs serves less: on that VM 1024^3 at nc = 256 (1 MiB panel) against 1024 (4 MiB):
+# thread CPU 26.2 vs 31.7 ms and 26.2 vs 28.7 ms (NumPy 30.3, 26.5) in two runs at load 2-4;
+# 2048^3 (kc 512) nc 512 (1 MiB) vs 2048: 246 vs 250 ms (NumPy 200), nc 256: 273 ms.
+PANEL_L2S = 2
 # axpy split along p: one contiguous column range per planned thread, swept as the serial
 # kernel sweeps (k blocks reading whole rows, the aligned head), instead of one pool
 # iteration per column tile over all of K (0: the latter).
@@ -472,11 +478,14 @@ class ContractionMicrokernelPass(Pass):
         kc = ctx.knob(site, "kc", IntRange(8, 4096, 8), kc0)
         kce = min(kc, k)
         threads = self.threads or _runtime_threads()
-        # mc: the A block takes half of L2; nc: the B panel takes half of the L3 share.
+        # mc: the A block takes half of L2; nc: the B panel at most the smaller of half the
+        # L3 share and PANEL_L2S x L2, in equal blocks.
         mc0 = max(mr, (caches.l2 // 2) // (kce * 4) // mr * mr)
-        nc0 = max(nr, (caches.l3 // 2) // (kce * 4) // nr * nr)
+        panel = min(caches.l3 // 2, PANEL_L2S * caches.l2)
+        nc0 = max(nr, panel // (kce * 4) // nr * nr)
         mc0 = min(mc0, -(-m // mr) * mr, 4096 // mr * mr)
         nc0 = min(nc0, -(-n // nr) * nr, 8192 // nr * nr)
+        nc0 = _split(n, _ceil(n, nc0), nr)
         pack_a0 = not _a_in_place(c)
         # The schedule and kernel choices keep the packed-A estimate they were calibrated with.
         par0 = self._blis_parallel(c, b, m, n, k, vl, mr, nr, mc0, nc0, kce, threads)
