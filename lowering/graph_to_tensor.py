@@ -833,7 +833,8 @@ class ConvertGraphToTensorPass(Pass):
             "shifted_exp",
             "bool",
             "graph.softmax: mark exp(x - max) as taking arguments <= 0, for a shorter "
-            "expansion that flushes exponentials below 2^-126 to zero",
+            "expansion (relative error below 2^-21) that flushes exponentials below 2^-126 "
+            "to zero",
         ),
     )
     num_lowered = Statistic("num-lowered", "Number of graph ops lowered")

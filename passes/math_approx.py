@@ -257,22 +257,33 @@ def approx_exp(e: _Emitter, x: Value) -> Value:
 
 # A discardable attribute on `math.exp` from its producer's lowering (graph.softmax's
 # exp(x - max(x)), knob `shifted_exp` of convert-graph-to-tensor): the argument is <= 0 or NaN,
-# and results below 2^-126 (subnormal) may be flushed to zero.
+# results below 2^-126 (subnormal) may be flushed to zero, and a relative error up to
+# SHIFTED_EXP_REL_ERROR is accepted (softmax: a few ulps of each output).
 SHIFTED_EXP = "mlc.shifted_exp"
 # k = round(x log2 e) = -127 at the clamp, so that 2^k built from the exponent field is +0.
 SHIFTED_EXP_MIN = -88.0
+SHIFTED_EXP_REL_ERROR = 2.0**-21  # measured: 2^-21.3 (4.9 ulp) at k = -126, ~1.5 ulp for k > -16
+LN2_F32 = 0.6931471824645996  # ln 2 rounded to f32 (k * (ln 2 - LN2_F32) <= 2.4e-7 for |k| <= 127)
+# e^r = 1 + r * (1 + r * P(r)) on [-ln2/2, ln2/2], P of degree 3 (relative error 2^-23.2).
+EXP_P3 = (0.499992311000824, 0.16667114198207855, 0.04189011827111244,
+          0.00831252709031105)  # fmt: skip
 
 
 def approx_exp_shifted(e: _Emitter, x: Value) -> Value:
-    """e^x for x <= 0 or NaN (`SHIFTED_EXP`): exp's reduction and polynomial, then one scaling
-    by 2^k from the exponent field (k + 127) << 23, k in [-127, 0]. Results of at least 2^-126
-    are exp's bits (p * 2^k is exact or rounds once into the subnormal range for k = -126);
-    below, where k = -127, the field is 0 and the result +0 (x < -87.68: exp is below 1.2e-38
-    there). 15 vector ops against exp's 20: one clamp (the upper one is moot), no two-step
-    scaling. A NaN stays NaN through p; x = -inf is clamped and gives +0."""
-    lo = -104.0 if e.ldexp else SHIFTED_EXP_MIN  # ldexp: exp's clamp, exact subnormals
+    """e^x for x <= 0 or NaN (`SHIFTED_EXP`), 13 vector ops against exp's 20: one clamp (the
+    upper one is moot), k from the fused shift as in exp, r = x - k ln2 in one fused
+    multiply-add (k ln2's rounding is k (ln 2 - LN2_F32), at most 2.4e-7 relative for k >=
+    -127), a polynomial of degree 5, and one scaling by 2^k from the exponent field
+    (k + 127) << 23, k in [-127, 0]: exact for results of at least 2^-126, rounding once into
+    the subnormal range for k = -126; at the clamp (x < -87.68, e^x below 1.2e-38) k = -127
+    makes the field 0 and the result +0. Relative error below 2^-21 where e^x >= 2^-126. A NaN
+    stays NaN through p; x = -inf is clamped and gives +0."""
+    lo = -104.0 if e.ldexp else SHIFTED_EXP_MIN  # ldexp: exp's clamp and exact subnormals
     xc = e.select(e.cmpf("olt", x, e.f(lo)), e.f(lo), x)
-    t, k, p = _exp_shifted(e, xc)
+    t = e.bits(e.fma(xc, e.f(LOG2E), e.f(SHIFTER)))
+    k = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS))
+    r = e.fma(e.sitofp(k), e.f(-LN2_F32), xc)
+    p = e.fma(e.fma(e.poly(r, EXP_P3), r, e.f(1.0)), r, e.f(1.0))
     if e.ldexp:
         return e.ldexp_op(p, k)
     biased = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS - 127))

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from mlc.lowering.to_llvm import lower_module
 from mlc.lowering.translate import translate_module
-from mlc.passes.math_approx import APPROXIMATIONS, host_has_avx512
+from mlc.passes.math_approx import APPROXIMATIONS, SHIFTED_EXP_REL_ERROR, host_has_avx512
 
 import mlc
 from mlc.runtime import ArgSpec, JitOptions, Signature, compile_llvm_ir
@@ -366,28 +366,31 @@ func.func @k_shifted_vec(%a: memref<?x8xf32>, %b: memref<?x8xf32>) {
 
 @pytest.mark.parametrize("ldexp", ["false", "true"])
 def test_shifted_exp_for_non_positive_arguments(ldexp: str) -> None:
-    """`math.exp {mlc.shifted_exp}` (softmax's exp(x - max)): for x <= 0, within exp's bound
-    where e^x >= 2^-126 (the same bits as exp with the exponent-field scaling), below that
-    either +0 (the flush) or within the bound; -inf -> +0, NaN -> NaN, +-0 -> 1."""
+    """`math.exp {mlc.shifted_exp}` (softmax's exp(x - max)): for x <= 0, a relative error
+    below SHIFTED_EXP_REL_ERROR where e^x >= 2^-126, below that +0 (the flush) or within a
+    subnormal ulp; -inf -> +0, NaN -> NaN, +-0 -> 1; near 0 (x > -11, k >= -16) within 3 ulps."""
     pipeline = f"builtin.module(math-polynomial-approximation{{ldexp={ldexp}}})"
     mod, _ = _compile(SHIFTED, pipeline)
-    plain, _ = _compile(_module_text(), pipeline)
     x = _sweep(-110.0, 0.0)
     x = x[np.isnan(x) | (x <= 0)]
     edges = np.array([-0.0, 0.0, -87.3, -87.5, -87.7, -88.0, -103.9], np.float32)
     x = np.concatenate([x, edges])
     with np.errstate(all="ignore"):
         ref = np.exp(x.astype(np.float64))
-    normal = ref >= 2.0**-126
+        normal = ref >= 2.0**-126
     for name in ("shifted", "shifted_vec"):
         got = _run(mod, name, x)
-        err = ulp_error(got, ref)
-        ok = np.where(normal, err <= MAX_ULPS["exp"], (got == 0) | (err <= MAX_ULPS["exp"]))
+        with np.errstate(all="ignore"):
+            rel = np.abs(got / ref - 1)
+        good = rel <= SHIFTED_EXP_REL_ERROR
+        with np.errstate(all="ignore"):
+            # Subnormal results (ldexp keeps them): within a subnormal ulp and the bound.
+            near_sub = np.abs(got - ref) <= 2.0**-149 + ref * SHIFTED_EXP_REL_ERROR
+        ok = np.where(normal, good, (got == 0) | near_sub) | (np.isnan(x) & np.isnan(got))
         worst = int(np.argmin(ok))
         assert ok.all(), (name, float(x[worst]), float(got[worst]), ref[worst])
         assert np.isnan(got[np.isnan(x)]).all()
         assert (got[x == -np.inf] == 0).all()
         assert (got[x == 0] == 1.0).all()
-        same = _run(plain, "exp" if name == "shifted" else "exp_vec", x)
-        if ldexp == "false":
-            np.testing.assert_array_equal(got[normal], same[normal])
+        near = x > -11
+        assert ulp_error(got[near], ref[near]).max() <= 3.0
