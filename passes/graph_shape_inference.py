@@ -670,7 +670,7 @@ class GraphShapeInferencePass(Pass):
                 clones.append(clone)
                 self.num_specialized += 1
             state.fixpoint([f, *clones])
-        self.num_casts += _insert_casts(module, refiner, funcs)
+        self.num_casts += _insert_casts(module, refiner, funcs, calls)
         self.num_refined += refiner.num_refined
         if self.annotate_dims:
             eq = DimEquivalence(module)
@@ -824,9 +824,14 @@ class _State:
 def _call_sites(
     module: Operation, funcs: dict[str, Operation]
 ) -> tuple[dict[Operation, list[Operation]], set[Operation]]:
-    """func.call sites of each function, and the functions referenced other than by a call."""
+    """func.call sites of each function, and the functions referenced other than by a call.
+
+    One walk of the module; only attribute values that can hold a symbol reference (a
+    reference, an array or a dictionary: what `symbol_refs_in` looks into) are scanned, so
+    the dense constants and integer attributes of a graph cost one type test each."""
     calls: dict[Operation, list[Operation]] = {}
     escaping: set[Operation] = set()
+    holders = _REF_HOLDERS
     for op in walk_symbol_table(module.regions):
         attrs = op._attrs
         if not attrs:
@@ -837,13 +842,17 @@ def _call_sites(
                 calls.setdefault(callee, []).append(op)
             continue
         for key, value in attrs.items():
-            if type(op) is FuncOp and key == "sym_name":
+            if type(value) not in holders or (key == "sym_name" and type(op) is FuncOp):
                 continue
             for ref in symbol_refs_in(value):
                 f = funcs.get(ref.root)
                 if f is not None:
                     escaping.add(f)
     return calls, escaping
+
+
+# The attribute kinds `symbol_refs_in` yields from or descends into (exact types, as there).
+_REF_HOLDERS = frozenset((A.SymbolRefAttr, A.ArrayAttr, A.DictionaryAttr))
 
 
 def _edges(
@@ -903,10 +912,19 @@ def _callers_first(
     return order
 
 
-def _insert_casts(module: Operation, refiner: _Refiner, funcs: dict[str, Operation]) -> int:
+def _insert_casts(
+    module: Operation,
+    refiner: _Refiner,
+    funcs: dict[str, Operation],
+    calls: dict[Operation, list[Operation]],
+) -> int:
     """tensor.cast back to the type a use requires, where the use cannot take the refined type:
     call operands vs the callee's parameters, returns vs the function's results, and any
-    other non-graph user vs the value's original type."""
+    other non-graph user vs the value's original type.
+
+    The returns are the terminators of each function's blocks and the calls those gathered
+    by `_call_sites` (kept current through specialization): no second walk of the module,
+    which at 100k ops no longer fits in the last-level cache."""
     count = 0
     casts: dict[Value, Value] = {}
     for v, old in refiner.original.items():
@@ -923,18 +941,25 @@ def _insert_casts(module: Operation, refiner: _Refiner, funcs: dict[str, Operati
                 count += 1
             if cast.op is not user:  # type: ignore[attr-defined]
                 use.set(cast)
+    bodies = set()
     for f in funcs.values():
         if f.parent is None or f.is_declaration:  # type: ignore[attr-defined]
             continue
+        bodies.add(f)
         results = f.func_type.results  # type: ignore[attr-defined]
-        for op in f.walk():
-            cls = type(op)
-            if cls is ReturnOp and op.parent_op is f:
-                count += _cast_operands(op, results)
-            elif cls is CallOp:
-                callee = funcs.get(op.get_attr("callee").root)  # type: ignore[union-attr]
-                if callee is not None:
-                    count += _cast_operands(op, callee.func_type.inputs)  # type: ignore
+        for block in f.regions[0].blocks:
+            last = block.last
+            if type(last) is ReturnOp:
+                count += _cast_operands(last, results)
+    for callee, sites in calls.items():
+        inputs = callee.func_type.inputs  # type: ignore[attr-defined]
+        for c in sites:
+            # Only calls inside a function body of this module (as a walk of the bodies).
+            top = c.parent_op
+            while top is not None and top.parent_op is not module:
+                top = top.parent_op
+            if top in bodies:
+                count += _cast_operands(c, inputs)
     return count
 
 
