@@ -177,6 +177,11 @@ PAR_GAIN = 0.8
 # thread CPU 26.2 vs 31.7 ms and 26.2 vs 28.7 ms (NumPy 30.3, 26.5) in two runs at load 2-4;
 # 2048^3 (kc 512) nc 512 (1 MiB) vs 2048: 246 vs 250 ms (NumPy 200), nc 256: 273 ms.
 PANEL_L2S = 2
+# And at least two B panels when N has at least twice this many nr-wide strips: 512^3 (kc 512,
+# A read in place) at nc 256 against 512 on the Zen 3 VM, thread CPU 3.59 vs 4.32 ms,
+# 3.63 vs 4.73, 4.29 vs 5.30 and 3.28 vs 3.31 ms in four runs (NumPy 3.61, 3.72, 4.08, 3.32;
+# load 2-6): why the single 1 MiB panel loses there and not at 2048^3 is not pinned down.
+NC_HALF_STRIPS = 16
 # axpy split along p: one contiguous column range per planned thread, swept as the serial
 # kernel sweeps (k blocks reading whole rows, the aligned head), instead of one pool
 # iteration per column tile over all of K (0: the latter).
@@ -485,6 +490,8 @@ class ContractionMicrokernelPass(Pass):
         nc0 = max(nr, panel // (kce * 4) // nr * nr)
         mc0 = min(mc0, -(-m // mr) * mr, 4096 // mr * mr)
         nc0 = min(nc0, -(-n // nr) * nr, 8192 // nr * nr)
+        if n >= 2 * NC_HALF_STRIPS * nr:
+            nc0 = min(nc0, _split(n, 2, nr))
         nc0 = _split(n, _ceil(n, nc0), nr)
         pack_a0 = not _a_in_place(c)
         # The schedule and kernel choices keep the packed-A estimate they were calibrated with.
