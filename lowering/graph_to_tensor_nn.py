@@ -221,7 +221,7 @@ def lower_softmax(em: Emitter, op: Operation, operands: list[Value]) -> list[Val
     (knob `reciprocal`, default on: one divide per row instead of one per element; the result
     differs from e / s by at most about one ulp), else e / s. Knob `shifted_exp` (default on)
     marks the exp as taking arguments <= 0 (`mlc.shifted_exp`), which
-    math-polynomial-approximation expands in 13 vector ops instead of 20: exponentials below
+    math-polynomial-approximation expands in 12 vector ops instead of 20: exponentials below
     2^-126 (so outputs below about 2^-126) flushed to zero, relative error below 2^-21 (the
     exact exp: below 2^-23)."""
     (x,) = operands

@@ -270,8 +270,9 @@ EXP_P3 = (0.499992311000824, 0.16667114198207855, 0.04189011827111244,
 
 
 def approx_exp_shifted(e: _Emitter, x: Value) -> Value:
-    """e^x for x <= 0 or NaN (`SHIFTED_EXP`), 13 vector ops against exp's 20: one clamp (the
-    upper one is moot), k from the fused shift as in exp, r = x - k ln2 in one fused
+    """e^x for x <= 0 or NaN (`SHIFTED_EXP`), 12 vector ops against exp's 20: one clamp (the
+    upper one is moot), k from the fused shift as in exp (as a float: the shifted value minus
+    the shifter), r = x - k ln2 in one fused
     multiply-add (k ln2's rounding is k (ln 2 - LN2_F32), at most 2.4e-7 relative for k >=
     -127), a polynomial of degree 5, and one scaling by 2^k from the exponent field
     (k + 127) << 23, k in [-127, 0]: exact for results of at least 2^-126, rounding once into
@@ -280,12 +281,15 @@ def approx_exp_shifted(e: _Emitter, x: Value) -> Value:
     stays NaN through p; x = -inf is clamped and gives +0."""
     lo = -104.0 if e.ldexp else SHIFTED_EXP_MIN  # ldexp: exp's clamp and exact subnormals
     xc = e.select(e.cmpf("olt", x, e.f(lo)), e.f(lo), x)
-    t = e.bits(e.fma(xc, e.f(LOG2E), e.f(SHIFTER)))
-    k = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS))
-    r = e.fma(e.sitofp(k), e.f(-LN2_F32), xc)
+    shifted = e.fma(xc, e.f(LOG2E), e.f(SHIFTER))
+    t = e.bits(shifted)
+    # k as a float by one subtraction (exact: both are in [2^23, 2^24)) instead of an integer
+    # subtraction and a conversion. Fast-math cannot fold it to x log2(e): LLVM does not
+    # reassociate through an fma (test_math_approx checks it under `fast`).
+    r = e.fma(e.sub(shifted, e.f(SHIFTER)), e.f(-LN2_F32), xc)
     p = e.fma(e.fma(e.poly(r, EXP_P3), r, e.f(1.0)), r, e.f(1.0))
     if e.ldexp:
-        return e.ldexp_op(p, k)
+        return e.ldexp_op(p, e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS)))
     biased = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS - 127))
     return e.mul(p, e.float_of(e.iop(arith.ShLIOp, biased, e.i(23))))
 

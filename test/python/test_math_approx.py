@@ -394,3 +394,17 @@ def test_shifted_exp_for_non_positive_arguments(ldexp: str) -> None:
         assert (got[x == 0] == 1.0).all()
         near = x > -11
         assert ulp_error(got[near], ref[near]).max() <= 3.0
+
+
+def test_shifted_exp_under_fast_math() -> None:
+    """k as (x log2(e) + shifter) - shifter: `fast` on every float instruction must not fold
+    the subtraction into the fma (that would leave r = 0 and a result off by up to 41%)."""
+    mod, _ = _compile(
+        SHIFTED, "builtin.module(math-polynomial-approximation{ldexp=false})",
+        options=JitOptions(fast_math=True),
+    )  # fmt: skip
+    x = np.linspace(-80.0, 0.0, 20_001).astype(np.float32)
+    ref = np.exp(x.astype(np.float64))
+    for name in ("shifted", "shifted_vec"):
+        got = _run(mod, name, x)
+        assert (np.abs(got / ref - 1) <= 4 * SHIFTED_EXP_REL_ERROR).all(), name
