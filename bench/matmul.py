@@ -5,6 +5,7 @@ path) against NumPy/OpenBLAS, single-threaded and with 2 threads, in one run.
     python bench/matmul.py --quick    # without N = 2048, fewer repeats
     python bench/matmul.py --threads 1
     python bench/matmul.py --shapes 1x784x512 2048x100x1   # a subset (M x K x N)
+    python bench/matmul.py --shapes 512x512x512 --threads 1 --variant 'nc512:{"nc": 512}'
 
 Each thread count runs in its own worker process that sets OPENBLAS_NUM_THREADS (and OMP/MKL)
 before NumPy loads its BLAS; mlc gets the same count through `mlc.compile(..., threads=T)`.
@@ -16,6 +17,9 @@ AVX-512 host can exceed it);
 `mlc/numpy` is the speed ratio (above 1: mlc is faster), by wall time; on one thread
 `cpu ratio` is the same ratio by the calling thread's CPU time (best of the same calls), which
 a loaded machine disturbs less (time the process waits for a core is not counted).
+`--variant NAME:JSON` (repeatable) also compiles each shape with those contraction-microkernel
+knobs (by knob name, e.g. `{"nc": 512, "parallel": "none"}`) and times it in the same rounds:
+a same-process A/B against the defaults, printed as `mlc/numpy` of each variant.
 """
 
 from __future__ import annotations
@@ -61,7 +65,18 @@ def _best(fn, reps: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
     return best, best_cpu
 
 
-def worker(threads: int, quick: bool) -> None:
+def _variant_knobs(text: str, threads: int, knobs: dict) -> dict:
+    """`knobs` (knob name -> value) at the contraction-microkernel site of `text`."""
+    import mlc
+    from mlc.knobs import KnobContext
+
+    ctx = KnobContext()
+    mlc.compile(text, knobs=ctx, threads=threads)
+    sites = {r.site for r in ctx.space() if r.pass_name == "contraction-microkernel"}
+    return {f"{site}/{k}": v for site in sites for k, v in knobs.items()}
+
+
+def worker(threads: int, quick: bool, variants: list[tuple[str, dict]]) -> None:
     """Measure every shape with `threads` threads; print one JSON object per line."""
     import numpy as np
     from mlc.lowering import compile as lowering_compile
@@ -86,6 +101,13 @@ def worker(threads: int, quick: bool) -> None:
         ref = a @ b
         got = compiled.main(a, b)
         err = float(np.abs(got - ref).max() / max(1.0, float(np.abs(ref).max())))
+        others = []
+        for name, kn in variants:
+            text = _program(m, k, n)
+            f = mlc.compile(text, knobs=_variant_knobs(text, threads, kn), threads=threads).main
+            np.testing.assert_allclose(f(a, b), ref, rtol=1e-4, atol=1e-3)
+            others.append((name, f))
+        t_var = {name: float("inf") for name, _ in others}
         flops = 2.0 * m * n * k
         reps = max(3, min(50, int(2e9 / flops))) if not quick else 3
         t_mlc, t_np = float("inf"), float("inf")
@@ -93,6 +115,8 @@ def worker(threads: int, quick: bool) -> None:
         for _ in range(3 if quick else 5):  # interleaved rounds: both see the same load
             w, c = _best(lambda f=compiled.main, x=a, y=b: f(x, y), reps)
             t_mlc, c_mlc = min(t_mlc, w), min(c_mlc, c)
+            for name, f in others:
+                t_var[name] = min(t_var[name], _best(lambda f=f, x=a, y=b: f(x, y), reps)[0])
             w, c = _best(lambda x=a, y=b: x @ y, reps)
             t_np, c_np = min(t_np, w), min(c_np, c)
             # OpenBLAS's threads spin for a while after a call; let them park before mlc's
@@ -116,6 +140,7 @@ def worker(threads: int, quick: bool) -> None:
                     "compile_s": compile_s,
                     "timings": compiled.timings,
                     "rel_err": err,
+                    "variants_s": t_var,
                 }
             ),
             flush=True,
@@ -127,12 +152,26 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="no N = 2048, fewer repeats")
     ap.add_argument("--threads", type=int, nargs="*", default=[1, 2])
     ap.add_argument("--shapes", nargs="*", default=None, help="M x K x N shapes, e.g. 1x784x512")
+    ap.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME:JSON",
+        help="also time these contraction-microkernel knobs (by name) in the same rounds",
+    )
     ap.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    variants = []
+    for spec in args.variant:
+        name, sep, js = spec.partition(":")
+        knobs = json.loads(js) if sep else None
+        if not name or not isinstance(knobs, dict):
+            ap.error(f"--variant takes NAME:JSON-object, got {spec!r}")
+        variants.append((name, knobs))
     if args.shapes:
         SHAPES[:] = [tuple(int(x) for x in s.split("x")) for s in args.shapes]  # type: ignore[misc]
     if args.worker is not None:
-        worker(args.worker, args.quick)
+        worker(args.worker, args.quick, variants)
         return
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"f32 matmul, mlc lower-to-cpu (default knobs) vs NumPy; load average {load:.1f}")
@@ -154,6 +193,8 @@ def main() -> None:
         )
         if args.shapes:
             cmd += ["--shapes", *args.shapes]
+        for spec in args.variant:
+            cmd += ["--variant", spec]
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             print(proc.stderr, file=sys.stderr)
@@ -174,6 +215,8 @@ def main() -> None:
                 f"{r['numpy_s'] / r['mlc_s']:>9.2f} {cpu:>9} {r['compile_s']:>9.2f} {split:>14} "
                 f"{r['rel_err']:>8.1e}"
             )
+            for name, t in r.get("variants_s", {}).items():
+                print(f"{'':>18} {'':>3} variant {name}: mlc/numpy {r['numpy_s'] / t:.2f}")
     _summary(results, args.threads)
 
 
