@@ -221,15 +221,22 @@ SHIFTER = 12582912.0
 SHIFTER_BITS = 0x4B400000
 
 
-def _exp_shifted(e: _Emitter, x: Value) -> tuple[Value, Value, Value]:
+def _exp_shifted(e: _Emitter, x: Value) -> tuple[Value, Value]:
     """exp's reduction by the shifter (see `approx_exp`) for x in exp's clamped range: the bits
-    t of x * log2(e) + SHIFTER, k = round(x * log2(e)) from them, and p = e^r for the rest r,
-    so that e^x = p * 2^k."""
-    t = e.bits(e.fma(x, e.f(LOG2E), e.f(SHIFTER)))
-    k = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS))
-    kf = e.sitofp(k)
+    t of x * log2(e) + SHIFTER (k = round(x * log2(e)) is `_k_of(t)`) and p = e^r for the rest
+    r, so that e^x = p * 2^k."""
+    shifted = e.fma(x, e.f(LOG2E), e.f(SHIFTER))
+    t = e.bits(shifted)
+    # k as a float by one exact subtraction (both in [2^23, 2^24)), not an integer subtraction
+    # and a conversion; fast-math does not fold it (LLVM does not reassociate through an fma).
+    kf = e.sub(shifted, e.f(SHIFTER))
     r = e.fma(kf, e.f(-LN2_LO), e.fma(kf, e.f(-LN2_HI), x))
-    return t, k, e.fma(e.fma(e.poly(r, EXP_P), r, e.f(1.0)), r, e.f(1.0))
+    return t, e.fma(e.fma(e.poly(r, EXP_P), r, e.f(1.0)), r, e.f(1.0))
+
+
+def _k_of(e: _Emitter, t: Value) -> Value:
+    """The integer k = round(x log2(e)) from the bits t of the fused shift."""
+    return e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS))
 
 
 def approx_exp(e: _Emitter, x: Value) -> Value:
@@ -238,13 +245,14 @@ def approx_exp(e: _Emitter, x: Value) -> Value:
     reassociation can fold the rounding away (the integer ops see only the bits). 2^k is
     applied by `llvm.intr.ldexp` (`e.ldexp`: one vscalefps with AVX-512, 15 vector ops in
     all) or by an exact two-step scaling whose exponent fields come from k + 254 by one shift
-    and one subtraction (20 ops); both round once, so they give the same bits. A NaN input
+    and one subtraction (19 ops; k as a float is the fused result minus SHIFTER, exact); both
+    round once, so they give the same bits. A NaN input
     stays NaN through r and p (NaN * anything is NaN), so no NaN select is needed."""
     # exp(88.8) overflows and exp(-104) rounds to 0; the clamp keeps k in [-150, 128].
     xc = e.clamp(x, -104.0, 88.8)
-    t, k, p = _exp_shifted(e, xc)
+    t, p = _exp_shifted(e, xc)
     if e.ldexp:
-        return e.ldexp_op(p, k)
+        return e.ldexp_op(p, _k_of(e, t))
     # p * 2^k1 * 2^k2 with k1 = k >> 1, k2 = k - k1 (both scalings exact, see _scale); with
     # kb = k + 254 >= 104: kb >> 1 = k1 + 127 and kb - (kb >> 1) = k2 + 127, the biased fields.
     kb = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS - 254))
@@ -428,9 +436,9 @@ def _exp_upto_20(e: _Emitter, y: Value) -> Value:
     float -> int conversion, so a NaN stays NaN without a select) and 2^k, k <= 29, as one
     normal power of two from the exponent field ((t << 23) is k << 23: the shifter's own
     bits vanish in the shift) or by `llvm.intr.ldexp`."""
-    t, k, p = _exp_shifted(e, y)
+    t, p = _exp_shifted(e, y)
     if e.ldexp:
-        return e.ldexp_op(p, k)
+        return e.ldexp_op(p, _k_of(e, t))
     scale = e.iop(arith.AddIOp, e.iop(arith.ShLIOp, t, e.i(23)), e.i(127 << 23))
     return e.mul(p, e.float_of(scale))
 

@@ -2,7 +2,8 @@
 // RUN: mlc-opt %s -p 'builtin.module(math-polynomial-approximation{ldexp=true})' --split-input-file | filecheck %s --check-prefix=LDEXP
 // RUN: mlc-opt %s -p 'builtin.module(math-polynomial-approximation{ops=tanh})' --split-input-file | filecheck %s --check-prefix=ONLY-TANH
 
-// exp: clamp, k = bits(fma(x, log2(e), 1.5 * 2^23)) - bits(1.5 * 2^23), Cody-Waite r, Horner
+// exp: clamp, k = bits(fma(x, log2(e), 1.5 * 2^23)) - bits(1.5 * 2^23) (as a float: the fma's
+// result - 1.5 * 2^23), Cody-Waite r, Horner
 // with math.fma, 2^k as two exponent-field scalings from k + 254; a NaN input stays NaN
 // through the arithmetic (no select).
 // CHECK-LABEL: func.func @exp_f32(
@@ -13,9 +14,7 @@
 // CHECK:         %[[SHIFTER:.*]] = arith.constant 0x4B400000 : f32
 // CHECK:         %[[T:.*]] = math.fma %{{.*}}, %{{.*}}, %[[SHIFTER]] : f32
 // CHECK:         %[[BITS:.*]] = arith.bitcast %[[T]] : f32 to i32
-// CHECK:         %[[C:.*]] = arith.constant 1262485504 : i32
-// CHECK:         %[[K:.*]] = arith.subi %[[BITS]], %[[C]] : i32
-// CHECK:         %[[KF:.*]] = arith.sitofp %[[K]] : i32 to f32
+// CHECK:         %[[KF:.*]] = arith.subf %[[T]], %[[SHIFTER]] : f32
 // CHECK:         math.fma %[[KF]], %{{.*}}, %{{.*}} : f32
 // CHECK:         %[[CB:.*]] = arith.constant 1262485250 : i32
 // CHECK:         %[[KB:.*]] = arith.subi %[[BITS]], %[[CB]] : i32
@@ -34,10 +33,10 @@
 // LDEXP-LABEL: func.func @exp_f32(
 // LDEXP:         %[[T:.*]] = math.fma %{{.*}}, %{{.*}}, %{{.*}} : f32
 // LDEXP:         %[[BITS:.*]] = arith.bitcast %[[T]] : f32 to i32
-// LDEXP:         %[[K:.*]] = arith.subi %[[BITS]], %{{.*}} : i32
-// LDEXP:         %[[KF:.*]] = arith.sitofp %[[K]] : i32 to f32
+// LDEXP:         %[[KF:.*]] = arith.subf %[[T]], %{{.*}} : f32
 // LDEXP:         math.fma %[[KF]], %{{.*}}, %{{.*}} : f32
 // LDEXP-NOT:     arith.shli
+// LDEXP:         %[[K:.*]] = arith.subi %[[BITS]], %{{.*}} : i32
 // LDEXP:         %[[R:.*]] = llvm.intr.ldexp(%{{.*}}, %[[K]]) : (f32, i32) -> f32
 // LDEXP-NEXT:    return %[[R]] : f32
 // ONLY-TANH-LABEL: func.func @exp_f32(
