@@ -141,6 +141,7 @@ _INFO: dict[type, _Info] = {}
 
 _ACCEPTED: dict[Any, set] = {}
 _NO_ATTRS: dict = {}
+_ABSENT = object()  # what a generated check's `attrs.get` returns for a missing property
 
 
 # Attribute constraints checked inline by class (names unique per op, such as `sym_name` or a
@@ -174,8 +175,8 @@ def _compile_defs(
     """The generated structural check of `cls`, and whether it also does `first_trait`."""
     slow = opdef._verify_structure
     ns: dict[str, Any] = {
-        "_slow": slow, "_memo": _memo, "_NO_ATTRS": _NO_ATTRS, "_StringAttr": StringAttr,
-        "_SymbolRefAttr": SymbolRefAttr, "_UnitAttr": UnitAttr,
+        "_slow": slow, "_memo": _memo, "_NO_ATTRS": _NO_ATTRS, "_ABSENT": _ABSENT,
+        "_StringAttr": StringAttr, "_SymbolRefAttr": SymbolRefAttr, "_UnitAttr": UnitAttr,
     }  # fmt: skip
     lines = ["def check(op):"]
 
@@ -240,20 +241,24 @@ def _compile_defs(
             name = f"p{i}"
             ns[f"c_{name}"] = d.constraint
             ns[f"a_{name}"] = _ACCEPTED.setdefault(d.constraint, set())
-            emit("try:")
-            emit(f"t = attrs[{key!r}]", 2)
-            emit("except KeyError:")
-            emit("return _slow(op)" if d.arity == opdef.SINGLE else "pass", 2)
-            emit("else:")
+            # A property holding its default is not stored (an optional one usually is
+            # absent): `get`, not a KeyError raised and caught per op.
+            emit(f"t = attrs.get({key!r}, _ABSENT)")
+            if d.arity == opdef.SINGLE:
+                guard("t is _ABSENT")
+                ind = 1
+            else:
+                emit("if t is not _ABSENT:")
+                ind = 2
             inline = _INLINE_ATTR_CHECKS.get(d.constraint)
             if inline is not None:
-                guard(f"not ({inline})", 2)
+                guard(f"not ({inline})", ind)
                 continue
-            emit("try:", 2)
-            emit(f"ok = t in a_{name}", 3)
-            emit("except TypeError:  # not an attribute at all", 2)
-            emit("ok = False", 3)
-            guard(f"not ok and (t is None or not _memo(a_{name}, c_{name}, t))", 2)
+            emit("try:", ind)
+            emit(f"ok = t in a_{name}", ind + 1)
+            emit("except TypeError:  # not an attribute at all", ind)
+            emit("ok = False", ind + 1)
+            guard(f"not ok and (t is None or not _memo(a_{name}, c_{name}, t))", ind)
     for attr, defs in (("regions", cls._region_defs), ("successors", cls._successor_defs)):
         n_single = sum(1 for _, d in defs if d.arity == opdef.SINGLE)
         if not defs:
