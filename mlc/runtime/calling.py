@@ -20,7 +20,7 @@ import numpy as np
 
 from mlc.runtime import parallel
 from mlc.runtime.engine import ARRAY_DATA_OFFSET, ARRAY_DIMS_OFFSET
-from mlc.runtime.pool import default_pool
+from mlc.runtime.pool import default_pool, page_aligned
 from mlc.runtime.signature import ArgSpec, DimExpr, InputDim, Signature
 
 __all__ = [
@@ -33,7 +33,6 @@ __all__ = [
     "tune_malloc",
 ]
 
-ALIGNMENT = 64  # bytes; outputs of at least _ALIGN_MIN bytes start on this boundary
 _ALIGN_MIN = 1 << 16  # below this, the aligned path costs more than it gains (bench)
 _WRAPPER_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
 
@@ -72,13 +71,13 @@ def _data_address(a: np.ndarray) -> int:
 
 
 def aligned_empty(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """`np.empty(shape, dtype)`, starting on a 64-byte boundary when it is 64 KiB or more."""
+    """`np.empty(shape, dtype)`, starting on a page boundary when it is 64 KiB or more (see
+    `mlc.runtime.pool.page_aligned`)."""
     nbytes = math.prod(shape) * dtype.itemsize
     if nbytes < _ALIGN_MIN:
         return np.empty(shape, dtype)
-    buf = np.empty(nbytes + ALIGNMENT - 1, np.uint8)
-    off = -_data_address(buf) & (ALIGNMENT - 1)
-    return np.ndarray(shape, dtype, buf, off)  # a view of buf (its base keeps buf alive)
+    buf, addr = page_aligned(nbytes)
+    return np.ndarray(shape, dtype, buf, addr - _data_address(buf))  # its base keeps buf alive
 
 
 # Process-wide, so that a buffer one module's result gave back serves the next module's result

@@ -210,7 +210,7 @@ def test_size_classes() -> None:
 def test_pool_reuses_a_dropped_result(chain, pool) -> None:  # type: ignore[no-untyped-def]
     a, b, c = vectors(100_000)
     y = chain(a, b, c)
-    assert pool.owns(y) and address(y) % 64 == 0
+    assert pool.owns(y) and address(y) % 4096 == 0
     first = address(y)
     del y
     before = pool.info()
@@ -340,7 +340,7 @@ def test_pool_small_and_disabled(chain, pool) -> None:  # type: ignore[no-untype
     pool.max_bytes = 0
     a, b, c = vectors(1 << 17)
     y = chain(a, b, c)
-    assert not pool.owns(y) and address(y) % 64 == 0
+    assert not pool.owns(y) and address(y) % 4096 == 0
     np.testing.assert_allclose(y, expect_chain(a, b, c), rtol=1e-6)
 
 
