@@ -724,3 +724,42 @@ def test_verification_inside_verification() -> None:
     assert [d.message for d in collect_errors(op)] == [
         "'vr.reentrant' op nested verification found: operand #0 does not dominate this use"
     ]
+
+
+# The generated per-class check reads each declared property with dict.get: an absent optional
+# property (a default, not stored) passes, a present one is still checked, and an absent
+# required one still fails.
+_PROPS_FUNC = (
+    '"func.func"() <{{function_type = (i32, i32) -> {rt}, sym_name = "f"}}> ({{\n'
+    "^bb0(%a: i32, %b: i32):\n"
+    "  %0 = {op}\n"
+    '  "func.return"(%0) : ({rt}) -> ()\n'
+    "}}) : () -> ()\n"
+)
+
+
+@pytest.mark.parametrize(
+    "op, rt, error",
+    [
+        ('"arith.addi"(%a, %b) : (i32, i32) -> i32', "i32", None),
+        (
+            '"arith.addi"(%a, %b) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32',
+            "i32",
+            None,
+        ),
+        (
+            '"arith.addi"(%a, %b) <{overflowFlags = 1 : i32}> : (i32, i32) -> i32',
+            "i32",
+            "attribute 'overflowFlags' failed to satisfy constraint",
+        ),
+        ('"arith.cmpi"(%a, %b) : (i32, i32) -> i1', "i1", "requires attribute 'predicate'"),
+    ],
+)
+def test_generated_check_properties(op: str, rt: str, error: str | None) -> None:
+    module = mlc.parse(_PROPS_FUNC.format(op=op, rt=rt))
+    if error is None:
+        module.verify()
+        return
+    with pytest.raises(VerifyError) as info:
+        module.verify()
+    assert error in str(info.value)
