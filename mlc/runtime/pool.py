@@ -27,6 +27,8 @@ import numpy as np
 __all__ = ["BufferPool", "PoolInfo", "default_pool", "page_aligned", "size_class"]
 
 _PAGE = 4096
+_DEFAULT_MIN_BYTES = 4 << 20
+_DEFAULT_MAX_BYTES = 256 << 20
 
 
 def page_aligned(nbytes: int) -> tuple[np.ndarray, int]:
@@ -41,8 +43,6 @@ def page_aligned(nbytes: int) -> tuple[np.ndarray, int]:
     inputs by 16 bytes and lines up with other pooled results."""
     buf = np.empty(nbytes + _PAGE - 1, np.uint8)
     return buf, -(-buf.ctypes.data // _PAGE) * _PAGE
-_DEFAULT_MIN_BYTES = 4 << 20
-_DEFAULT_MAX_BYTES = 256 << 20
 
 
 def _env_bytes(name: str, default: int) -> int:

@@ -8,8 +8,8 @@ own target machine, code generation set-up and link, and every process pays for 
 its first compile.
 
 The module is compiled at O0 (FastISel): the code is small and its cost is in the atomics,
-locks and system calls it makes, while optimizing it took about 3x the CPU of the whole O0
-build (which runs in the first compile of every process).
+locks and system calls it makes, while O2 took about 3x the CPU of O0 for the pool's part alone
+(52 against 16 ms), in every process before its first compile.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 __all__ = ["built_with", "engine", "register"]
 
 _lock = threading.Lock()
-# (name, IR text or None when the part is disabled), in registration order.
+# (name, function returning its IR text or None when the part is off), in registration order.
 _parts: list[tuple[str, Callable[[], str | None]]] = []
 _built: dict[str, Any] = {}  # "engine", "parts" (the names of the parts in it), once built
 
