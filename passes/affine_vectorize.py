@@ -598,11 +598,7 @@ class _Vectorizer:
         maximum of the non-NaN elements and the initial value, which is not NaN."""
         if r.kind not in ("maxnumf", "minnumf") or r.load is not None:
             return False
-        loop = self.loop
-        init = loop._operands[
-            len(loop.lowerBoundOperands) + len(loop.upperBoundOperands) + r.position
-        ].value
-        op = init.defining_op()
+        op = self.loop.inits[r.position].defining_op()
         if type(op) is not ConstantOp:
             return False
         attr = op.get_attr("value")

@@ -221,15 +221,20 @@ SHIFTER = 12582912.0
 SHIFTER_BITS = 0x4B400000
 
 
-def _exp_shifted(e: _Emitter, x: Value) -> tuple[Value, Value]:
-    """exp's reduction by the shifter (see `approx_exp`) for x in exp's clamped range: the bits
-    t of x * log2(e) + SHIFTER (k = round(x * log2(e)) is `_k_of(t)`) and p = e^r for the rest
-    r, so that e^x = p * 2^k."""
+def _fused_shift(e: _Emitter, x: Value) -> tuple[Value, Value]:
+    """The bits t of x * log2(e) + SHIFTER (k = round(x * log2(e)) is `_k_of(t)`) and k as a
+    float: the shifted value minus SHIFTER, one exact subtraction (both in [2^23, 2^24)) instead
+    of an integer subtraction and a conversion. Fast-math does not fold it to x * log2(e): LLVM
+    does not reassociate through an fma (test_math_approx checks it under `fast`)."""
     shifted = e.fma(x, e.f(LOG2E), e.f(SHIFTER))
     t = e.bits(shifted)
-    # k as a float by one exact subtraction (both in [2^23, 2^24)), not an integer subtraction
-    # and a conversion; fast-math does not fold it (LLVM does not reassociate through an fma).
-    kf = e.sub(shifted, e.f(SHIFTER))
+    return t, e.sub(shifted, e.f(SHIFTER))
+
+
+def _exp_shifted(e: _Emitter, x: Value) -> tuple[Value, Value]:
+    """exp's reduction by the shifter (see `approx_exp`) for x in exp's clamped range: the bits
+    t of the fused shift (`_fused_shift`) and p = e^r for the rest r, so that e^x = p * 2^k."""
+    t, kf = _fused_shift(e, x)
     r = e.fma(kf, e.f(-LN2_LO), e.fma(kf, e.f(-LN2_HI), x))
     return t, e.fma(e.fma(e.poly(r, EXP_P), r, e.f(1.0)), r, e.f(1.0))
 
@@ -289,15 +294,11 @@ def approx_exp_shifted(e: _Emitter, x: Value) -> Value:
     stays NaN through p; x = -inf is clamped and gives +0."""
     lo = -104.0 if e.ldexp else SHIFTED_EXP_MIN  # ldexp: exp's clamp and exact subnormals
     xc = e.select(e.cmpf("olt", x, e.f(lo)), e.f(lo), x)
-    shifted = e.fma(xc, e.f(LOG2E), e.f(SHIFTER))
-    t = e.bits(shifted)
-    # k as a float by one subtraction (exact: both are in [2^23, 2^24)) instead of an integer
-    # subtraction and a conversion. Fast-math cannot fold it to x log2(e): LLVM does not
-    # reassociate through an fma (test_math_approx checks it under `fast`).
-    r = e.fma(e.sub(shifted, e.f(SHIFTER)), e.f(-LN2_F32), xc)
+    t, kf = _fused_shift(e, xc)
+    r = e.fma(kf, e.f(-LN2_F32), xc)
     p = e.fma(e.fma(e.poly(r, EXP_P3), r, e.f(1.0)), r, e.f(1.0))
     if e.ldexp:
-        return e.ldexp_op(p, e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS)))
+        return e.ldexp_op(p, _k_of(e, t))
     biased = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS - 127))
     return e.mul(p, e.float_of(e.iop(arith.ShLIOp, biased, e.i(23))))
 
