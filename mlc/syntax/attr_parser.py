@@ -19,7 +19,7 @@ from mlc.ir import attributes as A
 from mlc.ir.context import Context
 from mlc.syntax import floats
 from mlc.syntax.lexer import EOF, line_col, line_starts, tokenize, unescape_string
-from mlc.syntax.lexer import TOKEN as _RELEX
+from mlc.syntax.lexer import token_pattern
 
 _INT_TYPE = re.compile(r"(si|ui|i)([0-9]+)")
 _SIGNEDNESS = {"i": A.SIGNLESS, "si": A.SIGNED, "ui": A.UNSIGNED}
@@ -202,7 +202,9 @@ class AttrParser:
             last += 1
             end += len(toks[last])
         # finditer with a start offset lets the lexer's lookbehind see the consumed prefix.
-        found = [m for m in _RELEX.finditer(self.text, new_start, end) if m.group()[:2] != "//"]
+        found = [
+            m for m in token_pattern().finditer(self.text, new_start, end) if m.group()[:2] != "//"
+        ]
         toks[index : last + 1] = [m.group() for m in found]
         starts[index : last + 1] = [m.start() for m in found]
 

@@ -17,6 +17,9 @@ __all__ = [
     "TOKEN",
     "TOKEN_LINES",
     "split_custom_line",
+    "token_lines_pattern",
+    "token_pattern",
+    "want_line_ops",
     "tokenize",
     "line_starts",
     "line_col",
@@ -33,8 +36,7 @@ EOF_PADDING = 4
 # takes any other character, so nothing else can fall between). Comments are matched as tokens
 # and filtered out afterwards. An `x` right after a digit, `?` or `]` is its own token so that
 # shapes (`4x?x[8]xf32`) split into dims, `x` and the element type.
-TOKEN = re.compile(
-    r"("
+_TOKEN_BODY = (
     r"[(),=<>\[\]}]|::?|\{(?!-\#)"  # frequent punctuation first (alternatives are tried in order)
     r"|%(?:[0-9]+|[A-Za-z$._\-][A-Za-z0-9$._\-]*)(?:#[0-9]+)?"  # SSA use/def, `%x#1`
     r"|x(?<=[0-9?\]]x)"  # the `x` of a dimension list
@@ -48,9 +50,8 @@ TOKEN = re.compile(
     r"|[#!](?:[0-9]+|[A-Za-z$._\-][A-Za-z0-9$._\-]*)"  # attribute/type alias or dialect name
     r"|//[^\n]*"  # comment (dropped)
     r"|\S"  # any other single character (junk is reported by the parser)
-    r")"
 )
-
+_TOKEN_SOURCE = "(" + _TOKEN_BODY + ")"
 
 # A whole generic op on one line, made one "line op" token (spelled from the newline before it
 # to the end of its line) that the parser reads with `LINE_OP_PARTS` instead of ~20 tokens:
@@ -58,38 +59,100 @@ TOKEN = re.compile(
 # successors, locations, comments or `#n` uses. A line op token starts with "\n", which no
 # other token does; the parser accepts one only where an op starts, and a parse that fails
 # with line ops is redone with the plain lexer (so they never change what is accepted).
+#
+# A custom-form op alone on its line whose tokens are SSA names, bare identifiers, integers,
+# `=`, `,` and `:` (`%5 = arith.addi %4, %2 : i32`) is a line op token too (`CUSTOM_LINE_OP`):
+# the parser gets its plain tokens from `split_custom_line` (str methods, no regex per token);
+# each item ends where the plain lexer ends its token (`%5x` or `4x` are not such lines).
+#
+# Both kinds share their start (newline, indentation, an optional result spelled as the plain
+# lexer spells one), matched once in `TOKEN_LINES`; the generic rest starts with `"`, which the
+# regex engine checks before trying that branch.
 _SSA = r"%[A-Za-z0-9$._\-]+"
+_EXACT_SSA = r"%(?:[0-9]+|[A-Za-z$._\-][A-Za-z0-9$._\-]*)(?![A-Za-z0-9$._\-#])"
+_ID = r"[A-Za-z_][A-Za-z0-9_$.]*"
 _DICT = r'\{[^"{}\n%/]*\}'
 _ANGLE = r'[^<>\n"{}%/]*'
 _TYPE = rf"[A-Za-z!][A-Za-z0-9_.$]*(?:<{_ANGLE}(?:<{_ANGLE}(?:<{_ANGLE}>{_ANGLE})*>{_ANGLE})*>)?"
 _TYPES = rf"\((?:{_TYPE}(?:[ \t]*,[ \t]*{_TYPE})*)?\)"
-LINE_OP_PARTS = re.compile(
-    rf"\n[ \t]*(?:(?P<res>{_SSA})[ \t]*=[ \t]*)?"
-    r'(?P<name>"[A-Za-z_][A-Za-z0-9_$.]*")'
+_GENERIC_REST = (
+    rf'(?P<name>"{_ID}")'
     rf"\((?P<ops>(?:{_SSA}(?:[ \t]*,[ \t]*{_SSA})*)?)\)"
     rf"(?:[ \t]*<(?P<props>{_DICT})>)?(?:[ \t]*(?P<attrs>{_DICT}))?"
     rf"[ \t]*:[ \t]*(?P<sig>{_TYPES}[ \t]*->[ \t]*(?:{_TYPE}|{_TYPES})[ \t\r]*)(?=\n)"
 )
-# A custom-form op alone on its line whose tokens are SSA names, bare identifiers, integers,
-# `=`, `,` and `:` (`%5 = arith.addi %4, %2 : i32`): the parser gets its plain tokens from
-# `split_custom_line` (str methods, no regex per token); each item ends where the plain
-# lexer ends its token (`%5x` or `4x` are not such lines).
-_EXACT_SSA = r"%(?:[0-9]+|[A-Za-z$._\-][A-Za-z0-9$._\-]*)(?![A-Za-z0-9$._\-#])"
-_ID = r"[A-Za-z_][A-Za-z0-9_$.]*"
 _ITEM = rf"(?:{_EXACT_SSA}|[0-9]+(?![0-9A-Za-z_.$])|{_ID})"
-CUSTOM_LINE_OP = re.compile(
-    rf"\n[ \t]*(?:{_EXACT_SSA}[ \t]*=[ \t]*)?{_ID}"
-    rf"(?:[ \t]+{_ITEM}(?:[ \t]*,[ \t]*{_ITEM})*)?[ \t]*:[ \t]*{_ID}[ \t\r]*(?=\n)"
-)
-# Both patterns without groups (re.split returns every group), tried first.
-TOKEN_LINES = re.compile(
+_CUSTOM_REST = rf"{_ID}(?:[ \t]+{_ITEM}(?:[ \t]*,[ \t]*{_ITEM})*)?[ \t]*:[ \t]*{_ID}[ \t\r]*(?=\n)"
+_LINE_START = rf"\n[ \t]*(?:(?P<res>{_EXACT_SSA})[ \t]*=[ \t]*)?"
+_LINE_OP_PARTS_SOURCE = _LINE_START + _GENERIC_REST
+_CUSTOM_LINE_OP_SOURCE = _LINE_START.replace("(?P<res>", "(?:") + _CUSTOM_REST
+# Both line op patterns without groups (re.split returns every group), tried first.
+_TOKEN_LINES_SOURCE = (
     "("
-    + re.sub(r"\(\?P<[a-z]+>", "(?:", LINE_OP_PARTS.pattern)
+    + re.sub(r"\(\?P<[a-z]+>", "(?:", f"{_LINE_START}(?:{_GENERIC_REST}|{_CUSTOM_REST})")
     + "|"
-    + CUSTOM_LINE_OP.pattern
-    + "|"
-    + TOKEN.pattern[1:]
+    + _TOKEN_BODY
+    + ")"
 )
+
+# The patterns are compiled on first use (`re.compile` runs in Python: ~1 ms for TOKEN, 3-4 ms
+# for TOKEN_LINES), so that importing the parser costs no regex compilation and a process that
+# only parses small texts never compiles the line op patterns (see `want_line_ops`).
+_TOKEN: re.Pattern[str] | None = None
+_TOKEN_LINES: re.Pattern[str] | None = None
+_LAZY_SOURCES = {
+    "TOKEN": _TOKEN_SOURCE,
+    "TOKEN_LINES": _TOKEN_LINES_SOURCE,
+    "LINE_OP_PARTS": _LINE_OP_PARTS_SOURCE,
+    "CUSTOM_LINE_OP": _CUSTOM_LINE_OP_SOURCE,
+}
+
+
+def __getattr__(name: str) -> re.Pattern[str]:
+    """`TOKEN`, `TOKEN_LINES`, `LINE_OP_PARTS` and `CUSTOM_LINE_OP`, compiled on first access."""
+    source = _LAZY_SOURCES.get(name)
+    if source is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    pattern = globals()[name] = re.compile(source)
+    return pattern
+
+
+def token_pattern() -> re.Pattern[str]:
+    """`TOKEN`, the plain lexer's pattern (compiled on the first call)."""
+    global _TOKEN
+    if _TOKEN is None:
+        _TOKEN = __getattr__("TOKEN")
+    return _TOKEN
+
+
+def token_lines_pattern() -> re.Pattern[str]:
+    """`TOKEN_LINES`, the plain lexer's pattern with line op tokens tried first."""
+    global _TOKEN_LINES
+    if _TOKEN_LINES is None:
+        _TOKEN_LINES = __getattr__("TOKEN_LINES")
+    return _TOKEN_LINES
+
+
+# Lines parsed with plain tokens while TOKEN_LINES was not compiled (see `want_line_ops`).
+_LINES_BEFORE_COMPILE = 2000
+_plain_lines = 0
+
+
+def want_line_ops(text: str) -> bool:
+    """Whether a parse of `text` should lex line op tokens (`TOKEN_LINES`).
+
+    Yes once `TOKEN_LINES` is compiled. Before, a text is lexed plainly (same result, slower
+    per line when its lines are line ops) until the texts lexed so have added up to
+    `_LINES_BEFORE_COMPILE` lines (one text that long included): compiling costs about as much
+    as parsing a few thousand plain lines, so a process that only ever parses small inputs
+    (a fresh `mlc.compile` of a model) does not pay it, and one that parses much pays at most
+    about twice what it needs to.
+    """
+    global _plain_lines
+    if _TOKEN_LINES is not None:
+        return True
+    _plain_lines += text.count("\n")
+    return _plain_lines >= _LINES_BEFORE_COMPILE
 
 
 def split_custom_line(tok: str) -> list[str]:
@@ -105,7 +168,10 @@ def tokenize(text: str, base: int = 0, line_ops: bool = False) -> tuple[list[str
     that the parser may look a few tokens ahead without bounds checks. Runs in C except for a
     handful of calls, whatever the size of the input.
     """
-    parts = (TOKEN_LINES if line_ops else TOKEN).split(text)
+    if line_ops:
+        parts = (_TOKEN_LINES or token_lines_pattern()).split(text)
+    else:
+        parts = (_TOKEN or token_pattern()).split(text)
     # parts = [space, tok, space, tok, ..., space]: a token starts where the space before ends.
     starts = list(accumulate(map(len, parts), initial=base))[1::2]
     toks = parts[1::2]

@@ -19,7 +19,8 @@ from mlc.ir.context import Context
 from mlc.ir.core import Block, BlockArgument, Operation, Region, UnregisteredOp, Value
 from mlc.ir.opdef import OperationState
 from mlc.syntax.attr_parser import AttrParser, float_from_bits
-from mlc.syntax.lexer import EOF, EOF_PADDING, LINE_OP_PARTS, tokenize
+from mlc.syntax import lexer as _lexer
+from mlc.syntax.lexer import EOF, EOF_PADDING, tokenize, want_line_ops
 
 __all__ = [
     "Argument",
@@ -32,7 +33,6 @@ __all__ = [
 ]
 
 _tuple_new = tuple.__new__
-_LINE_OP_PARTS = LINE_OP_PARTS
 _FileLineColLoc = A.FileLineColLoc
 _DELIMITERS = {
     "paren": ("(", ")"),
@@ -328,7 +328,7 @@ class Parser(AttrParser):
         the memos of its property dict and signature; anything else (a first occurrence, a
         forward reference, an error) goes through `_parse_line_tokens`, the token path."""
         start = self.starts[self.i]
-        m = _LINE_OP_PARTS.match(self.text, start)
+        m = _lexer.LINE_OP_PARTS.match(self.text, start)
         cls = self._generic_cache.get(m["name"][1:-1], False)  # type: ignore[index]
         uses = m["ops"]  # type: ignore[index]
         values = self.values
@@ -1346,8 +1346,10 @@ def parse_module(
     def parse(p: Parser) -> Operation:
         return p.parse_top_level(implicit_module)
 
+    # Line op tokens once the process parses enough text for their pattern to pay off.
+    line_ops = want_line_ops(text)
     try:
-        return _run(make, parse)
+        return _run(lambda: make(line_ops), parse)
     except ParseError:
         # Line op tokens are read where an op starts; anywhere else they are an error the
         # plain tokens may not be. Bad input is rare: the plain lexer decides it.

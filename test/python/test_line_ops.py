@@ -185,3 +185,51 @@ def test_custom_line_error_positions() -> None:
     plain = _outcome(text, False)
     assert plain.startswith("error: <stdin>:2:")
     assert _outcome(text, True) == plain
+
+
+def test_generic_line_op_result_is_a_plain_ssa_token() -> None:
+    # `%5x` lexes as `%5` `x` plainly: an error. A generic line op whose signature and op were
+    # memoized by an earlier line used to bind the name `%5x` instead.
+    body = (
+        '  %0 = "arith.addi"(%arg0, %arg1) : (i32, i32) -> i32\n'
+        '  %5x = "arith.addi"(%0, %arg1) : (i32, i32) -> i32\n'
+    )
+    text = _HEAD + body + _TAIL
+    plain = _outcome(text, False)
+    assert plain.startswith("error: <stdin>:4:") and "expected '='" in plain, plain
+    assert _outcome(text, True) == plain
+    toks, _ = tokenize(text, 0, line_ops=True)
+    assert "\n" + body.splitlines()[0] in toks
+    assert "\n" + body.splitlines()[1] not in toks
+
+
+def test_line_op_patterns_compile_on_demand() -> None:
+    # Importing the parser compiles no lexer regex; parsing small texts compiles only the
+    # plain pattern until enough lines were parsed; the line op patterns agree with the
+    # combined one (run in a fresh interpreter: the patterns are per process).
+    code = """if True:
+        from mlc.syntax import lexer as L
+        from mlc.syntax.parser import parse_module
+        assert L._TOKEN is None and L._TOKEN_LINES is None
+        assert "LINE_OP_PARTS" not in vars(L) and "CUSTOM_LINE_OP" not in vars(L)
+        small = (
+            "func.func @f(%a: i32) -> i32 {\\n  %0 = arith.addi %a, %a : i32\\n"
+            "  return %0 : i32\\n}\\n"
+        )
+        for _ in range(10):
+            parse_module(small)
+        assert L._TOKEN is not None and L._TOKEN_LINES is None
+        line = "  %v{} = arith.addi %0, %a : i32\\n"
+        ops = "".join(line.format(i) for i in range(L._LINES_BEFORE_COMPILE))
+        big = small.replace("  return", ops + "  return")
+        parse_module(big)
+        assert L._TOKEN_LINES is L.TOKEN_LINES
+        assert L.LINE_OP_PARTS.match("\\n  %1 = \\"a.b\\"(%0) : (i32) -> i32\\n")["res"] == "%1"
+        assert L.CUSTOM_LINE_OP.match("\\n  %1 = arith.addi %0, %a : i32\\n")
+        assert L.want_line_ops(small)
+    """
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
