@@ -56,8 +56,9 @@ from mlc.ir import attributes as A
 from mlc.ir.affine import AffineExpr, AffineMap
 from mlc.ir.core import Block, Operation, Region, Value
 from mlc.ir.opdef import Pure
-from mlc.knobs import Bool
-from mlc.pass_manager import KnobDecl, Pass, PassContext, Statistic
+from mlc.knobs import Bool, Site
+from mlc.lowering.merge_bodies import merge_outlined_bodies
+from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 
 __all__ = [
     "ConvertToLLVMPass",
@@ -850,10 +851,17 @@ def _call(fn: FnLowering, op: Operation) -> None:
 # The pass
 
 
-def lower_module(module: Operation, knob: Callable[[Operation], bool] | None = None) -> bool:
+def lower_module(
+    module: Operation,
+    knob: Callable[[Operation], bool] | None = None,
+    merge_bodies: bool = True,
+    stats: dict[str, int] | None = None,
+) -> bool:
     """Lower every func.func and memref.global of `module` in place; report failures as
     located `failed to legalize` errors. Returns success. `knob(loop)`: the `loop_hints`
-    decision at a vectorized loop (default: True)."""
+    decision at a vectorized loop (default: True); `merge_bodies`: merge outlined parallel
+    bodies that differ only in integer constants (`mlc.lowering.merge_bodies`), their count
+    in `stats["merged"]`."""
     mod = ModuleLowering(module)
     mod.knob = knob
     block = module.regions[0].blocks[0]
@@ -890,6 +898,12 @@ def lower_module(module: Operation, knob: Callable[[Operation], bool] | None = N
         return False
     for new in [n for _, n in replacements] + [b for _, b in mod.outlined]:
         fence_nontemporal_stores(mod, new)
+    merged = 0
+    if merge_bodies and len(mod.outlined) > 1:
+        callers = [n for _, n in replacements] + [b for _, b in mod.outlined]
+        merged = merge_outlined_bodies(mod.outlined, callers)
+    if stats is not None:
+        stats["merged"] = merged
     by_name = {}
     for old, new in replacements:
         block.insert_before(new, old)
@@ -931,6 +945,10 @@ def _fail(op: Operation, reason: str) -> None:
     engine.emit(diag)
 
 
+# The site of the pass's module-level knobs.
+SITE = "@/convert-to-llvm"
+
+
 class ConvertToLLVMPass(Pass):
     """Lower func, arith, math, memref, vector and affine to the llvm dialect.
 
@@ -952,7 +970,19 @@ class ConvertToLLVMPass(Pass):
             "latch with `#llvm.loop_annotation<vectorize = <disable>, unroll = <disable>>` "
             "(default true), so that LLVM neither vectorizes nor unrolls it again",
         ),
+        KnobDecl(
+            "merge_bodies",
+            "bool",
+            "Module: outlined parallel bodies that differ only in integer constants share one "
+            "function, the constants passed in its context (default true: LLVM compiles the "
+            "code once)",
+        ),
     )
+    merge_bodies = Option(
+        bool, True, "Default of the merge_bodies knob: merge outlined parallel bodies that "
+        "differ only in integer constants"
+    )  # fmt: skip
+    num_merged = Statistic("num-merged-bodies", "Number of outlined bodies merged into others")
 
     def run(self, op: Operation, ctx: PassContext) -> None:
         n = sum(1 for o in op.regions[0].blocks[0] if o.name == "func.func")
@@ -967,10 +997,13 @@ class ConvertToLLVMPass(Pass):
             hinted += on
             return on
 
-        if not lower_module(op, knob):
+        merge = bool(ctx.knob(Site(SITE, op), "merge_bodies", Bool(), self.merge_bodies))
+        stats: dict[str, int] = {}
+        if not lower_module(op, knob, merge, stats):
             ctx.signal_failure()
             return
         self.num_functions += n
+        self.num_merged += stats.get("merged", 0)
         self.num_hinted += hinted
 
 
