@@ -176,11 +176,18 @@ def merge_outlined_bodies(
     """Merge the bodies of `outlined` ((enclosing function, body) pairs, not yet in the
     module) whose only differences are free integer constants; `functions` are every function
     that may call them. Removes the merged-away bodies from `outlined`; returns how many."""
-    functions = list(functions)
-    bodies = [b for b in _bodies([f for _, f in outlined], functions) if _describe(b)]
+    # A cheap first key (the blocks and their argument types) so that only bodies that may
+    # match are described op by op.
+    rough: dict[tuple[Any, ...], list[_Body]] = {}
+    for b in _bodies([f for _, f in outlined], functions):
+        blocks = b.func.regions[0].blocks
+        rough.setdefault(tuple([blk.arg_types for blk in blocks]), []).append(b)
     groups: dict[tuple[Any, ...], list[_Body]] = {}
-    for b in bodies:
-        groups.setdefault(b.key, []).append(b)  # type: ignore[arg-type]
+    for candidates in rough.values():
+        if len(candidates) > 1:
+            for b in candidates:
+                if _describe(b):
+                    groups.setdefault(b.key, []).append(b)  # type: ignore[arg-type]
     gone: set[Operation] = set()
     for group in groups.values():
         if len(group) > 1:
