@@ -76,7 +76,8 @@ class AttrParser:
         "line_offset",
         "_lines",
         "_line_hint",
-        "_line_count",
+        "_line_hint_pos",
+        "_line_hint_start",
         "_ascii",
         "ctx",
         "allow_unregistered",
@@ -108,11 +109,14 @@ class AttrParser:
         self.i = 0
         self.filename = filename
         self.line_offset = line_offset
-        self._lines = line_starts(text)
-        # The line of the last op located: ops come in text order, so the next is on this line
-        # or the next one (checked before falling back to a binary search).
+        # Offsets of the line starts, made on first need (`_line_starts`): ops are located
+        # from the last one located instead (ops come in text order), by counting the
+        # newlines in between; a table of every line would cost a string and an int per line.
+        self._lines: list[int] | None = None
+        # Line `_line_hint` holds offset `_line_hint_pos` and starts at `_line_hint_start`.
         self._line_hint = 1
-        self._line_count = len(self._lines)
+        self._line_hint_pos = 0
+        self._line_hint_start = 0
         self._ascii = text.isascii()
         self.ctx = ctx
         self.allow_unregistered = allow_unregistered
@@ -130,16 +134,23 @@ class AttrParser:
         """Source offset of the current token."""
         return self.starts[self.i]
 
+    def _line_starts(self) -> list[int]:
+        """Offsets of the first character of each line (made on the first call)."""
+        lines = self._lines
+        if lines is None:
+            lines = self._lines = line_starts(self.text)
+        return lines
+
     def location_at(self, pos: int) -> A.FileLineColLoc:
         """The file location of source offset `pos` (columns count UTF-8 bytes, as MLIR)."""
-        line, col = line_col(self._lines, pos)
+        line, col = line_col(self._line_starts(), pos)
         if not self._ascii:
             col = self.byte_column(line, pos)
         return A.FileLineColLoc(self.filename, line + self.line_offset, col)
 
     def byte_column(self, line: int, pos: int) -> int:
         """1-based column of offset `pos` on 1-based `line`, counted in UTF-8 bytes."""
-        start = self._lines[line - 1]
+        start = self.text.rfind("\n", 0, pos) + 1
         return len(self.text[start:pos].encode("utf-8", "surrogateescape")) + 1
 
     def error(self, message: str, pos: int | None = None) -> ParseError:

@@ -7,7 +7,6 @@ OpAsmParser API that custom `parse_asm` hooks call (see docs/internals.md).
 from __future__ import annotations
 
 import gc
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import Any
@@ -18,9 +17,9 @@ from mlc.ir import attributes as A
 from mlc.ir.context import Context
 from mlc.ir.core import Block, BlockArgument, Operation, Region, UnregisteredOp, Value
 from mlc.ir.opdef import OperationState
-from mlc.syntax.attr_parser import AttrParser, float_from_bits
 from mlc.syntax import lexer as _lexer
-from mlc.syntax.lexer import EOF, EOF_PADDING, tokenize, want_line_ops
+from mlc.syntax.attr_parser import AttrParser, float_from_bits
+from mlc.syntax.lexer import EOF, EOF_PADDING, line_col, tokenize, want_line_ops
 
 __all__ = [
     "Argument",
@@ -264,20 +263,26 @@ class Parser(AttrParser):
     # -- operations -----------------------------------------------------------------------------
 
     def _op_loc(self, name_pos: int) -> A.Location:
-        """The location of an op whose name starts at `name_pos`: the line is searched from
-        the previous op's (ops come in text order), by bisection when it is not one of the
-        next two lines."""
-        lines = self._lines
-        line = self._line_hint
-        if lines[line - 1] <= name_pos:
-            if line < self._line_count and lines[line] <= name_pos:
-                line += 1
-                if line < self._line_count and lines[line] <= name_pos:
-                    line = bisect_right(lines, name_pos)
+        """The location of an op whose name starts at `name_pos`: ops come in text order, so
+        its line is the last located op's plus the newlines in between (two str calls in C;
+        the line table only when a position lies before the last one)."""
+        pos = self._line_hint_pos
+        if name_pos >= pos:
+            text = self.text
+            nl = text.rfind("\n", pos, name_pos)
+            if nl >= 0:
+                self._line_hint += text.count("\n", pos, nl) + 1
+                self._line_hint_start = nl + 1
+            self._line_hint_pos = name_pos
+            line = self._line_hint
+            if self._ascii:
+                col = name_pos - self._line_hint_start + 1
+            else:
+                col = self.byte_column(line, name_pos)
         else:
-            line = bisect_right(lines, name_pos)
-        self._line_hint = line
-        col = name_pos - lines[line - 1] + 1 if self._ascii else self.byte_column(line, name_pos)
+            line, col = line_col(self._line_starts(), name_pos)
+            if not self._ascii:
+                col = self.byte_column(line, name_pos)
         # `FileLineColLoc(file, line, col)` without its `__new__` call (a tuple underneath).
         return _tuple_new(_FileLineColLoc, (self.filename, line + self.line_offset, col))
 
