@@ -24,28 +24,6 @@ from mlc.ir.core import Block, Operation, Region
 from mlc.pass_manager import Pass, PassContext, Statistic
 
 
-class _ScopedTable:
-    """A hash table with nested scopes: leaving a scope erases the keys inserted in it.
-
-    Keys are only inserted when absent (CSE looks up first), so undoing is a deletion.
-    """
-
-    __slots__ = ("table", "undo")
-
-    def __init__(self) -> None:
-        self.table: dict[Any, Operation] = {}
-        self.undo: list[Any] = []
-
-    def mark(self) -> int:
-        return len(self.undo)
-
-    def pop_to(self, mark: int) -> None:
-        table, undo = self.table, self.undo
-        for key in undo[mark:]:
-            del table[key]
-        del undo[mark:]
-
-
 def _dominator_children(region: Region) -> dict[Block, list[Block]]:
     """The dominator tree of a region's CFG (Cooper, Harvey, Kennedy), as children lists."""
     blocks = region.blocks
@@ -103,25 +81,34 @@ def _dominator_children(region: Region) -> dict[Block, list[Block]]:
 
 
 class _CSE:
-    __slots__ = ("table", "num_cse", "num_dce")
+    """The scoped hash table is one dict of keys inserted in the enclosing scopes plus an undo
+    list: a scope is a mark in the list, and leaving it deletes the keys inserted since (keys
+    are only inserted when absent, so undoing is a deletion). An isolated-from-above op starts
+    a fresh table."""
+
+    __slots__ = ("num_cse", "num_dce")
 
     def __init__(self) -> None:
-        self.table = _ScopedTable()
         self.num_cse = 0
         self.num_dce = 0
 
     def run_on(self, op: Operation) -> None:
+        table: dict[Any, Operation] = {}
+        undo: list[Any] = []
         for region in op.regions:
-            self.region(region)
+            self.region(region, table, undo)
 
-    def region(self, region: Region) -> None:
+    def region(self, region: Region, table: dict[Any, Operation], undo: list[Any]) -> None:
         blocks = region.blocks
         if not blocks:
             return
         if len(blocks) == 1:
-            mark = self.table.mark()
-            self.block(blocks[0])
-            self.table.pop_to(mark)
+            mark = len(undo)
+            self.block(blocks[0], table, undo)
+            if len(undo) > mark:
+                for key in undo[mark:]:
+                    del table[key]
+                del undo[mark:]
             return
         children = _dominator_children(region)
         # Walk the dominator tree depth-first; each block's scope holds its dominators' ops.
@@ -129,10 +116,12 @@ class _CSE:
         while stack:
             b, mark, done = stack.pop()
             if done:
-                self.table.pop_to(mark)
+                for key in undo[mark:]:
+                    del table[key]
+                del undo[mark:]
                 continue
-            mark = self.table.mark()
-            self.block(b)
+            mark = len(undo)
+            self.block(b, table, undo)
             stack.append((b, mark, True))
             for c in reversed(children.get(b, ())):
                 stack.append((c, 0, False))
@@ -149,13 +138,10 @@ class _CSE:
             return 1
         return 2 if all(e.kind == "read" for e in effects) else 0
 
-    def block(self, block: Block) -> None:
-        scoped = self.table
-        table = scoped.table
+    def block(self, block: Block, table: dict[Any, Operation], undo: list[Any]) -> None:
         lookup = table.get
-        undo = scoped.undo
         kinds = _effect_kind_cache
-        reads: dict[Any, Operation] = {}
+        reads: dict[Any, Operation] | None = None
         op = block.first
         while op is not None:
             nxt = op.next
@@ -175,8 +161,9 @@ class _CSE:
             ek = kinds.get(cls)
             if ek is None:
                 ek = _effect_kind(op)
+            regions = op.regions
             if ek == _PURE or ek == _NO_EFFECT:
-                kind = 0 if op.regions or op.successors or cls._is_terminator else 1
+                kind = 0 if regions or op.successors or cls._is_terminator else 1
             elif ek == _UNKNOWN:
                 kind = 0
             else:
@@ -192,40 +179,54 @@ class _CSE:
                 name: Any = cls if cls._is_registered else op.name
                 operands = op._operands
                 # One flat tuple: fewer allocations than nested ones, which matters for the GC
-                # on big modules. The common shape is spelled out; the general one carries the
+                # on big modules. The common shapes are spelled out; the general one carries the
                 # operand count (an int, never equal to a Value) to keep the shapes apart.
-                if len(operands) == 2 and len(results) == 1:
-                    key = (name, akey, operands[0].value, operands[1].value, results[0].type)
+                n = len(operands)
+                if len(results) == 1 and n < 3:
+                    if n == 2:
+                        key = (name, akey, operands[0].value, operands[1].value, results[0].type)
+                    elif n == 1:
+                        key = (name, akey, operands[0].value, results[0].type)
+                    else:
+                        key = (name, akey, results[0].type)
                 else:
                     key = (
                         name,
                         akey,
-                        len(operands),
+                        n,
                         *[u.value for u in operands],
                         *[r.type for r in results],
                     )
-                existing = lookup(key) if kind == 1 else reads.get(key)
-                if existing is not None:
-                    for r, e in zip(results, existing.results):
-                        r.replace_all_uses_with(e)
-                    op.erase()
-                    self.num_cse += 1
-                    op = nxt
-                    continue
                 if kind == 1:
-                    table[key] = op
-                    undo.append(key)
+                    existing = lookup(key)
+                    if existing is None:
+                        table[key] = op
+                        undo.append(key)
+                        op = nxt
+                        continue
                 else:
-                    reads[key] = op
+                    if reads is None:
+                        reads = {}
+                    existing = reads.get(key)
+                    if existing is None:
+                        reads[key] = op
+                        op = nxt
+                        continue
+                for r, e in zip(results, existing.results):
+                    r.replace_all_uses_with(e)
+                op.erase()
+                self.num_cse += 1
             else:
-                if op.regions:
+                if regions:
                     if op._is_isolated:
-                        saved = self.table
-                        self.table = _ScopedTable()
-                        self.run_on(op)
-                        self.table = saved
+                        # A fresh scope: nothing defined outside is visible inside.
+                        if len(regions) == 1 and len(regions[0].blocks) == 1:
+                            self.block(regions[0].blocks[0], {}, [])
+                        else:
+                            self.run_on(op)
                     else:
-                        self.run_on(op)
+                        for region in regions:
+                            self.region(region, table, undo)
                 # Anything that may write ends the span in which reads can be reused.
                 if reads and not is_memory_effect_free(op):
                     effects = get_effects(op)

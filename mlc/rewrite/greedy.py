@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from mlc.interfaces import would_op_be_trivially_dead
+from mlc.interfaces import _NO_EFFECT, _PURE, _effect_kind, would_op_be_trivially_dead
 from mlc.ir.builder import InsertionPoint
 from mlc.ir.core import Block, Operation, OpResult, Region, Value
-from mlc.ir.opdef import ConstantLike
+from mlc.ir.opdef import ConstantLike, Symbol
 from mlc.rewrite.pattern import FrozenPatternSet, Listener, PatternRewriter
 
 __all__ = ["GreedyRewriteConfig", "GreedyResult", "apply_patterns_greedily", "OperationFolder"]
@@ -106,6 +106,22 @@ def _const_attr(value: Value) -> Any:
     return op.get_attr("value")
 
 
+def _operand_attrs(operands: Sequence[Any]) -> list[Any]:
+    """The constant value (attribute) of each operand, None where it is not a constant."""
+    attrs = []
+    append = attrs.append
+    for u in operands:
+        v = u.value
+        if type(v) is OpResult:
+            d = v.op
+            if ConstantLike in type(d)._traits:
+                a = d._attrs
+                append(a.get("value") if a else None)
+                continue
+        append(None)
+    return attrs
+
+
 class OperationFolder:
     """Folds ops and owns the constants it materializes, one per (scope, dialect, value, type).
 
@@ -113,7 +129,7 @@ class OperationFolder:
     (or of a root region of the driver), so that a reused constant dominates every use.
     """
 
-    __slots__ = ("ctx", "roots", "_table", "_key_of", "_anchor", "_dialects")
+    __slots__ = ("ctx", "roots", "_table", "_key_of", "_anchor", "_materializers", "push")
 
     def __init__(self, ctx: Any, roots: Sequence[Region]) -> None:
         self.ctx = ctx
@@ -121,7 +137,10 @@ class OperationFolder:
         self._table: dict[tuple, Operation] = {}
         self._key_of: dict[Operation, tuple] = {}
         self._anchor: dict[Block, Operation] = {}
-        self._dialects: dict[str, Any] = {}
+        self._materializers: dict[str, Any] = {}
+        # The greedy driver's worklist push, for a materialized constant without regions (else
+        # the rewriter's listener is told of the insertion).
+        self.push: Any = None
 
     def scope_block(self, op: Operation) -> Block | None:
         block = op.parent
@@ -165,10 +184,14 @@ class OperationFolder:
         block = self.scope_block(op)
         if block is None:
             return None
-        attr = op.get_attr("value")
-        if attr is None or len(op.results) != 1:
+        attrs = op._attrs
+        attr = attrs.get("value") if attrs else None
+        if attr is None:
+            attr = op.get_attr("value")
+        results = op.results
+        if attr is None or len(results) != 1:
             return None
-        key = (block, op.dialect_name, attr, op.results[0].type)
+        key = (block, op.name.partition(".")[0], attr, results[0].type)
         existing = self._table.get(key)
         if existing is not None and existing is not op:
             return existing
@@ -190,13 +213,14 @@ class OperationFolder:
         existing = self._table.get(key)
         if existing is not None:
             return existing.results[0]
-        dialect = self._dialects.get(dialect_name)
-        if dialect is None:
+        try:
+            materialize = self._materializers[dialect_name]
+        except KeyError:
             dialect = self.ctx.get_dialect(dialect_name)
-            self._dialects[dialect_name] = dialect
-        materialize = (
-            getattr(dialect, "materialize_constant", None) if dialect is not None else None
-        )
+            materialize = (
+                getattr(dialect, "materialize_constant", None) if dialect is not None else None
+            )
+            self._materializers[dialect_name] = materialize
         if materialize is None:
             return None
         cop = materialize(attr, type_, location)
@@ -207,7 +231,10 @@ class OperationFolder:
         self._insert_front(block, cop, rewriter)
         self._table[key] = cop
         self._key_of[cop] = key
-        rewriter._notify_inserted(cop)
+        if self.push is not None and not cop.regions and not cop.successors:
+            self.push(cop)
+        else:
+            rewriter._notify_inserted(cop)
         return cop.results[0] if len(cop.results) == 1 else None
 
     def forget(self, op: Operation) -> None:
@@ -246,6 +273,8 @@ class _Driver(Listener):
         "result",
         "dirty_regions",
         "roots",
+        "_infos",
+        "_name_infos",
     )
 
     def __init__(
@@ -259,11 +288,14 @@ class _Driver(Listener):
         self.config = config
         self.roots = list(roots)
         self.folder = OperationFolder(ctx, roots)
+        self.folder.push = self.push
         self.rewriter = PatternRewriter(self)
         self.worklist: list[Operation | None] = []
         self.state: dict[Operation, int] = {}
         self.result = GreedyResult()
         self.dirty_regions: set[Region] = set()
+        self._infos: dict[type, tuple] = {}
+        self._name_infos: dict[str, tuple] = {}
 
     # -- worklist -------------------------------------------------------------------------------
 
@@ -318,22 +350,50 @@ class _Driver(Listener):
 
     def _erase(self, op: Operation) -> None:
         """Erase `op` (unused) with the bookkeeping of notify_op_erased, without the rewriter."""
-        if op.regions:
+        if op.regions or op.successors:
             for region in op.regions:
                 for nested in region.walk(post_order=True):
                     self.notify_op_erased(nested)
-        self.notify_op_erased(op)
+            self.notify_op_erased(op)
+            op.detach()
+            op.drop_all_references()
+            return
+        # notify_op_erased, detach and drop_all_references in one pass over the operands
+        # (the common case: no regions, no successors).
+        state = self.state
+        worklist = self.worklist
+        i = state.get(op)
+        if i is not None and i >= 0:
+            worklist[i] = None
+        state[op] = _ERASED
+        if op in self.folder._key_of:
+            self.folder.forget(op)
+        self.result.num_erased += 1
         op.detach()
-        op.drop_all_references()
+        operands = op._operands
+        if operands:
+            for u in operands:
+                v = u.value
+                if type(v) is OpResult:
+                    d = v.op
+                    if d not in state:
+                        state[d] = len(worklist)
+                        worklist.append(d)
+                u._unlink()
+            op._operands = ()
 
     def _replace(self, op: Operation, values: Sequence[Value]) -> None:
-        push = self.push
+        state = self.state
+        worklist = self.worklist
         for r, v in zip(op.results, values):
             use = r._first_use
             if use is None:
                 continue
             while use is not None:
-                push(use.owner)
+                user = use.owner
+                if user not in state:
+                    state[user] = len(worklist)
+                    worklist.append(user)
                 use = use._next
             r.replace_all_uses_with(v)
         self._erase(op)
@@ -396,6 +456,33 @@ class _Driver(Listener):
                 break
         return result
 
+    def _info(self, op: Operation) -> tuple:
+        """What the loop needs to know of `op`'s kind, computed once per op class (per name for
+        unregistered ops): (dead, constant, fold function, patterns). `dead` is 0 when an op of
+        this kind is never trivially dead (terminators, symbols, unknown effects), 1 when it
+        always is once unused (no memory effects), 2 when that depends on the op (effects from
+        an interface or from nested ops: ask `would_op_be_trivially_dead`)."""
+        cls = type(op)
+        registered = cls._is_registered
+        if not registered:
+            info = self._name_infos.get(op.name)
+            if info is not None:
+                return info
+        traits = cls._traits
+        if cls._is_terminator or Symbol in traits:
+            dead = 0
+        else:
+            kind = _effect_kind(op)
+            dead = 1 if kind == _PURE or kind == _NO_EFFECT else 2
+        fn = _fold_fn(op) if self.config.fold else None
+        pats = self.patterns.patterns_for(op)
+        info = (dead, ConstantLike in traits, fn, pats)
+        if registered:
+            self._infos[cls] = info
+        else:
+            self._name_infos[op.name] = info
+        return info
+
     def _drain(self, budget: int, seed: list[Operation]) -> bool:
         """Visit the seed ops in order; after each, everything its changes queued (a stack,
         so the effects of a rewrite are followed up at once, as MLIR does)."""
@@ -403,12 +490,10 @@ class _Driver(Listener):
         state = self.state
         result = self.result
         rewriter = self.rewriter
-        patterns = self.patterns
-        cache = patterns._cache
-        fold = self.config.fold
+        infos = self._infos
         cse_constants = self.config.cse_constants
         folder = self.folder
-        fold_fns = _fold_fns
+        known = folder._key_of
         changes = result.num_folds + result.num_rewrites
         # Seed ops not visited yet are marked `_AHEAD`: pushing them is a no-op (the sweep will
         # get there), so that, as with MLIR's all-ops-in-the-worklist start, no op is visited
@@ -439,39 +524,56 @@ class _Driver(Listener):
                 return False  # out of budget with work left: not converged
             if op.parent is None:
                 continue  # detached by a rewrite (moved ops are re-inserted before this point)
-            cls = type(op)
+            info = infos.get(type(op))
+            if info is None:
+                info = self._info(op)
+            dead, constant, fn, pats = info
             # 1. Trivially dead.
-            for r in op.results:
-                if r._first_use is not None:
-                    break
-            else:
-                if would_op_be_trivially_dead(op):
-                    self._erase(op)
-                    result.changed = True
-                    continue
-            # 2. Constants: deduplicate and hoist.
-            if ConstantLike in cls._traits:
-                if cse_constants:
+            if dead:
+                for r in op.results:
+                    if r._first_use is not None:
+                        break
+                else:
+                    if dead == 1 or would_op_be_trivially_dead(op):
+                        self._erase(op)
+                        result.changed = True
+                        continue
+            # 2. Constants: deduplicate and hoist (a constant the folder knows is in place).
+            if constant:
+                if cse_constants and op not in known:
                     dup = folder.known_constant(op, rewriter)
                     if dup is not None:
                         self._replace(op, dup.results)
                         result.changed = True
                         continue
-            # 3. Fold.
-            elif fold:
-                try:
-                    fn = fold_fns[cls]
-                except KeyError:
-                    fn = _fold_fn(op)
-                if fn is not None and self._try_fold(op, fn):
+            # 3. Fold: the operands' constant values, then the op's folder.
+            elif fn is not None and op.results:
+                operands = op._operands
+                if len(operands) == 2:  # the common case, spelled out
+                    a0 = a1 = None
+                    v = operands[0].value
+                    if type(v) is OpResult:
+                        d = v.op
+                        if ConstantLike in type(d)._traits:
+                            a = d._attrs
+                            if a:
+                                a0 = a.get("value")
+                    v = operands[1].value
+                    if type(v) is OpResult:
+                        d = v.op
+                        if ConstantLike in type(d)._traits:
+                            a = d._attrs
+                            if a:
+                                a1 = a.get("value")
+                    folded = fn(op, [a0, a1])
+                else:
+                    folded = fn(op, _operand_attrs(operands))
+                if folded is not None and self._apply_fold(op, folded):
                     result.num_folds += 1
                     result.changed = True
                     changes += 1
                     continue
             # 4. Patterns.
-            pats = cache.get(cls if cls._is_registered else op.name)
-            if pats is None:
-                pats = patterns.patterns_for(op)
             if pats:
                 # Every pattern starts before `op`; one that failed without moving the
                 # insertion point leaves it so (an InsertionPoint is never changed in place).
@@ -486,23 +588,16 @@ class _Driver(Listener):
                         break
 
     def _try_fold(self, op: Operation, fn: Any) -> bool:
+        """Fold `op` with its folder `fn`; True when it folded (the IR changed)."""
+        if not op.results:
+            return False
+        folded = fn(op, _operand_attrs(op._operands))
+        return folded is not None and self._apply_fold(op, folded)
+
+    def _apply_fold(self, op: Operation, folded: Any) -> bool:
+        """Apply what `op`'s folder returned (not None): its own results (folded in place),
+        values, or attributes to materialize as constants. False when nothing changed."""
         results = op.results
-        if not results:
-            return False
-        attrs = []
-        append = attrs.append
-        for u in op._operands:
-            v = u.value
-            if type(v) is OpResult:
-                d = v.op
-                if ConstantLike in type(d)._traits:
-                    a = d._attrs
-                    append(a.get("value") if a else None)
-                    continue
-            append(None)
-        folded = fn(op, attrs)
-        if folded is None:
-            return False
         if len(results) == 1:
             # The common case, without the list machinery.
             if type(folded) is list or type(folded) is tuple:
@@ -520,7 +615,7 @@ class _Driver(Listener):
             if block is None:
                 return False
             v = self.folder.get_or_create_constant(
-                block, op.dialect_name, folded, r.type, op.location, self.rewriter
+                block, op.name.partition(".")[0], folded, r.type, op.location, self.rewriter
             )
             if v is None:
                 return False
