@@ -141,9 +141,24 @@ class AttrParser:
             lines = self._lines = line_starts(self.text)
         return lines
 
+    def line_col_at(self, pos: int) -> tuple[int, int]:
+        """1-based line and column (in characters) of source offset `pos`: counted from the
+        last position asked when `pos` is not before it (positions are mostly asked in text
+        order), else looked up in the line table."""
+        hint = self._line_hint_pos
+        if pos < hint:
+            return line_col(self._line_starts(), pos)
+        text = self.text
+        nl = text.rfind("\n", hint, pos)
+        if nl >= 0:
+            self._line_hint += text.count("\n", hint, nl) + 1
+            self._line_hint_start = nl + 1
+        self._line_hint_pos = pos
+        return self._line_hint, pos - self._line_hint_start + 1
+
     def location_at(self, pos: int) -> A.FileLineColLoc:
         """The file location of source offset `pos` (columns count UTF-8 bytes, as MLIR)."""
-        line, col = line_col(self._line_starts(), pos)
+        line, col = self.line_col_at(pos)
         if not self._ascii:
             col = self.byte_column(line, pos)
         return A.FileLineColLoc(self.filename, line + self.line_offset, col)

@@ -19,7 +19,7 @@ from mlc.ir.core import Block, BlockArgument, Operation, Region, UnregisteredOp,
 from mlc.ir.opdef import OperationState
 from mlc.syntax import lexer as _lexer
 from mlc.syntax.attr_parser import AttrParser, float_from_bits
-from mlc.syntax.lexer import EOF, EOF_PADDING, line_col, tokenize, want_line_ops
+from mlc.syntax.lexer import EOF, EOF_PADDING, tokenize, want_line_ops
 
 __all__ = [
     "Argument",
@@ -280,7 +280,7 @@ class Parser(AttrParser):
             else:
                 col = self.byte_column(line, name_pos)
         else:
-            line, col = line_col(self._line_starts(), name_pos)
+            line, col = self.line_col_at(name_pos)
             if not self._ascii:
                 col = self.byte_column(line, name_pos)
         # `FileLineColLoc(file, line, col)` without its `__new__` call (a tuple underneath).
@@ -291,6 +291,10 @@ class Parser(AttrParser):
         i = self.i
         tok = toks[i]
         if tok[:1] == "\n":
+            # A line op is read once: its token's memory goes back to the allocator now, for
+            # the op's objects, instead of at the end of the parse (100k lines: 9 MB fewer
+            # pages touched). The marker still reads as a line op (see parse_module).
+            toks[i] = "\n"
             if '"' in tok:
                 return self._parse_line_op(tok)
             return self._parse_custom_line(tok)
@@ -893,6 +897,7 @@ class Parser(AttrParser):
             tok = toks[self.i]
             c = tok[:1]
             if c == "\n" and '"' not in tok:  # `_parse_op`'s first case, without its call
+                toks[self.i] = "\n"
                 append(custom_line(tok))
             elif tok == "}" or c == "^" or tok == EOF:
                 return
