@@ -666,10 +666,9 @@ class _Nest:
             elif self.full_m:
                 self.tile(ee, env, s, i0, j0, bsrc, ("direct", i0))
             else:
-                # A read in place: full-height strips from A, the partial one from its copy.
-                _, then, other = ee.if_(lambda i, m: [(m - i - mr, False)], [i0, self.M], True)
-                self.tile(then, env, s, i0, j0, bsrc, ("direct", i0))
-                self.tile(other, env, s, i0, j0, bsrc, ("packed", 0))  # type: ignore[arg-type]
+                # A read in place: full-height strips from A, the partial one from its copy
+                # (two k loops, one set of stores: see `kernel`).
+                self.tile(ee, env, s, i0, j0, bsrc, ("split", i0))
 
         if self.cfg.pack:
             by_a(es, ("packed", bstrip))
@@ -793,6 +792,21 @@ class _Nest:
         """
         mr, nr, vl = self.cfg.mr, self.cfg.nr, self.cfg.vl
         nv = nr // vl
+        if asrc[0] == "split":
+            # A in place for a full-height strip, else from the copy of the partial strip:
+            # an affine.if whose branches run the k loop on either and yield the
+            # accumulators, so that the tile's stores (the epilogue, most of the code) are
+            # emitted once.
+            i0 = asrc[1]
+            exprs, ops = _exprs([i0, self.M])
+            i, m = exprs
+            iset = IntegerSet(len(ops), 0, [m - i - mr], [False])
+            op = affine.IfOp.build_if(iset, ops, [self.vt] * (mr * nv), with_else=True)
+            e.put(op)
+            for region, src in ((0, ("direct", i0)), (1, ("packed", 0))):
+                branch = e.inside(op, region)
+                branch.put(affine.YieldOp.create(self.kernel(branch, src, bsrc, env, init), []))  # type: ignore[arg-type]
+            return list(op.results)
         inits = init if init is not None else [self.zero_vec] * (mr * nv)
         u = self.unroll
         kc, pc = self.kcE, env["pc"]

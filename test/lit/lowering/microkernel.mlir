@@ -153,6 +153,39 @@ func.func @parallel(%A: memref<64x512xf32>, %B: memref<512x64xf32>, %C: memref<6
 
 // -----
 
+// 26 rows: four full 6-row strips of A are read in place, the partial fifth from its packed
+// copy (zero past M). The two k loops are the branches of one affine.if that yields the
+// accumulators, and the tile's stores follow it once (full tile: vector stores; edge: the
+// scratch tile, then its valid rows).
+// CHECK-LABEL: func.func @partial_rows(
+// CHECK: %[[INIT:.+]]:12 = affine.if #{{.+}}(%{{.+}}, %{{.+}}) -> (vector<8xf32>,
+// CHECK: %[[ACC:.+]]:12 = affine.if #{{.+}}(%{{[^,]+}}) -> (vector<8xf32>,
+// CHECK: affine.for %{{.+}} = 0 to 32 iter_args(%{{.+}} = %[[INIT]]#0,
+// CHECK: affine.load %{{.+}} : memref<26x32xf32>
+// CHECK: } else {
+// CHECK: affine.for %{{.+}} = 0 to 32 iter_args(%{{.+}} = %[[INIT]]#0,
+// CHECK: affine.load %{{.+}} : memref<1x32x6xf32>
+// CHECK: affine.if
+// CHECK: affine.vector_store %[[ACC]]#0, %{{.+}} : memref<26x16xf32>, vector<8xf32>
+// CHECK: } else {
+// CHECK: affine.vector_store %[[ACC]]#0, %{{.+}} : memref<6x16xf32>, vector<8xf32>
+// CHECK-NOT: vector.fma
+// CHECK: return
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @partial_rows(%A: memref<26x32xf32>, %B: memref<32x16xf32>, %C: memref<26x16xf32>) {
+  tensor.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%A, %B : memref<26x32xf32>, memref<32x16xf32>) outs(%C : memref<26x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    tensor.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // Not contractions: a reduction without a product and an elementwise product stay.
 // CHECK-LABEL: func.func @not_contractions(
 // CHECK-NOT: vector.fma
