@@ -15,7 +15,6 @@ from mlc.interfaces import (
     _PURE,
     _UNKNOWN,
     _effect_kind,
-    _effect_kind_cache,
     get_effects,
     is_memory_effect_free,
     would_op_be_trivially_dead,
@@ -86,11 +85,12 @@ class _CSE:
     are only inserted when absent, so undoing is a deletion). An isolated-from-above op starts
     a fresh table."""
 
-    __slots__ = ("num_cse", "num_dce")
+    __slots__ = ("num_cse", "num_dce", "infos")
 
     def __init__(self) -> None:
         self.num_cse = 0
         self.num_dce = 0
+        self.infos: dict[type, tuple[int, Any]] = {}
 
     def run_on(self, op: Operation) -> None:
         table: dict[Any, Operation] = {}
@@ -138,15 +138,31 @@ class _CSE:
             return 1
         return 2 if all(e.kind == "read" for e in effects) else 0
 
+    def _class_info(self, op: Operation) -> tuple[int, Any]:
+        """(kind, name) of `op`'s class: the eligibility of an op of this class without regions
+        or successors (see `_kind`; -1: ask `_kind` per op), and the key's name (the class when
+        registered)."""
+        cls = type(op)
+        ek = _effect_kind(op)
+        if cls._is_terminator or ek == _UNKNOWN:
+            kind = 0
+        elif ek == _PURE or ek == _NO_EFFECT:
+            kind = 1
+        else:
+            kind = -1
+        info = (kind, cls if cls._is_registered else op.name)
+        if cls._is_registered:
+            self.infos[cls] = info
+        return info
+
     def block(self, block: Block, table: dict[Any, Operation], undo: list[Any]) -> None:
         lookup = table.get
-        kinds = _effect_kind_cache
+        infos = self.infos
         reads: dict[Any, Operation] | None = None
         op = block.first
         while op is not None:
             nxt = op.next
             results = op.results
-            cls = type(op)
             # Already dead: erase (MLIR's CSE does the same).
             if results:
                 for r in results:
@@ -158,15 +174,14 @@ class _CSE:
                         self.num_dce += 1
                         op = nxt
                         continue
-            ek = kinds.get(cls)
-            if ek is None:
-                ek = _effect_kind(op)
+            info = infos.get(type(op))
+            if info is None:
+                info = self._class_info(op)
+            kind, name = info
             regions = op.regions
-            if ek == _PURE or ek == _NO_EFFECT:
-                kind = 0 if regions or op.successors or cls._is_terminator else 1
-            elif ek == _UNKNOWN:
+            if kind and (regions or op.successors):
                 kind = 0
-            else:
+            elif kind < 0:
                 kind = self._kind(op)
             if kind:
                 attrs = op._attrs
@@ -176,7 +191,6 @@ class _CSE:
                     )
                 else:
                     akey = None
-                name: Any = cls if cls._is_registered else op.name
                 operands = op._operands
                 # One flat tuple: fewer allocations than nested ones, which matters for the GC
                 # on big modules. The common shapes are spelled out; the general one carries the

@@ -348,8 +348,9 @@ class _Driver(Listener):
 
     # -- fast paths for the driver's own changes (folds, constants, dead ops) -------------------
 
-    def _erase(self, op: Operation) -> None:
-        """Erase `op` (unused) with the bookkeeping of notify_op_erased, without the rewriter."""
+    def _erase(self, op: Operation, visiting: bool = False) -> None:
+        """Erase `op` (unused) with the bookkeeping of notify_op_erased, without the rewriter.
+        `visiting`: `op` is the op the loop just took, so it is not queued."""
         if op.regions or op.successors:
             for region in op.regions:
                 for nested in region.walk(post_order=True):
@@ -362,12 +363,14 @@ class _Driver(Listener):
         # (the common case: no regions, no successors).
         state = self.state
         worklist = self.worklist
-        i = state.get(op)
-        if i is not None and i >= 0:
-            worklist[i] = None
+        if not visiting:
+            i = state.get(op)
+            if i is not None and i >= 0:
+                worklist[i] = None
         state[op] = _ERASED
-        if op in self.folder._key_of:
-            self.folder.forget(op)
+        folder = self.folder
+        if op in folder._key_of:
+            folder.forget(op)
         self.result.num_erased += 1
         op.detach()
         operands = op._operands
@@ -411,17 +414,27 @@ class _Driver(Listener):
 
         def visit(block: Block) -> None:
             op = block.first
-            while op is not None:
-                if top_down:
+            if top_down:
+                while op is not None:
                     append(op)
-                if op.regions:
-                    for r in op.regions:
+                    regions = op.regions
+                    if regions:
+                        for r in regions:
+                            if len(r.blocks) > 1:
+                                dirty.add(r)
+                            for b in r.blocks:
+                                visit(b)
+                    op = op.next
+                return
+            while op is not None:
+                regions = op.regions
+                if regions:
+                    for r in regions:
                         if len(r.blocks) > 1:
                             dirty.add(r)
                         for b in r.blocks:
                             visit(b)
-                if not top_down:
-                    append(op)
+                append(op)
                 op = op.next
 
         for region in self.roots:
@@ -535,7 +548,7 @@ class _Driver(Listener):
                         break
                 else:
                     if dead == 1 or would_op_be_trivially_dead(op):
-                        self._erase(op)
+                        self._erase(op, True)
                         result.changed = True
                         continue
             # 2. Constants: deduplicate and hoist (a constant the folder knows is in place).
