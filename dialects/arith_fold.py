@@ -332,10 +332,18 @@ def splat_value(attr: A.Attribute | None) -> int | float | None:
 
 def is_int_splat(attr: A.Attribute | None, value: int) -> bool:
     """A scalar or splat integer constant equal to `value` (compared in the type's width)."""
-    v = splat_value(attr)
-    if v is None or type(v) is float:
+    if attr is None:  # the folders' common case: the operand is not a constant
         return False
-    w = int_width(A.element_type_of(attr.type))  # type: ignore[union-attr]
+    if type(attr) is A.IntegerAttr:
+        v, et = attr.value, attr.type  # type: ignore[attr-defined]
+    else:
+        v = splat_value(attr)
+        if v is None or type(v) is float:
+            return False
+        et = A.element_type_of(attr.type)  # type: ignore[attr-defined]
+    if v == value:
+        return True
+    w = int_width(et)
     return wrap(v, w) == wrap(value, w)  # type: ignore[arg-type]
 
 
@@ -550,12 +558,15 @@ Attr = A.Attribute | None
 
 
 def addi_identity(op: Any, lhs: Attr, rhs: Attr) -> Any:
-    if is_int_splat(rhs, 0):
-        return op.lhs
-    for mine, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-        sub = _defined_by(mine, "arith.subi")
-        if sub is not None and sub.rhs is other:
-            return sub.lhs  # (a - b) + b -> a
+    # Operands read from the operand list (addi's two fixed operands): a fold runs at every
+    # visit of every addi, and the named accessors cost a call each.
+    a, b = op._operands[0].value, op._operands[1].value
+    if rhs is not None and is_int_splat(rhs, 0):
+        return a
+    for mine, other in ((a, b), (b, a)):
+        sub = mine.defining_op()
+        if sub is not None and sub.name == "arith.subi" and sub._operands[1].value is other:
+            return sub._operands[0].value  # (a - b) + b -> a
     return None
 
 
