@@ -86,7 +86,7 @@ def _describe(body: _Body) -> bool:
     number: dict[Value, int] = {}
     blocks: dict[Block, int] = {}
     free: set[Value] = set()
-    hot = _hot_blocks(region)
+    hot = _address_constants(region)
     for i, block in enumerate(region.blocks):
         blocks[block] = i
         for a in block.arguments:
@@ -136,33 +136,13 @@ def _describe(body: _Body) -> bool:
     return True
 
 
-def _free_constant(op: Operation, hot: set[Block]) -> bool:
+def _free_constant(op: Operation, hot: set[Operation]) -> bool:
     """A scalar integer constant whose every user may take a run-time value instead, and
-    which is no term of an address computed in a `hot` block (see `_hot_blocks`)."""
+    which is not among the `hot` ones (see `_address_constants`)."""
     t = op.results[0].type
-    if type(t) is not A.IntegerType or t.width == 1:
+    if type(t) is not A.IntegerType or t.width == 1 or op in hot:
         return False
-    if not all(use.owner.name in _VALUE_USERS for use in op.results[0].uses):
-        return False
-    # Through the integer arithmetic it feeds: a GEP in a hot block makes it an address term
-    # of the kernel's inner loop (a row stride), where an immediate displacement would become
-    # extra address arithmetic per iteration (measured: the MLP's 6x16 kernel with A's row
-    # stride from the context ran 5-10% slower at batch 256).
-    seen: set[Value] = set()
-    todo = [op.results[0]]
-    while todo:
-        v = todo.pop()
-        for use in v.uses:
-            user = use.owner
-            if user.name == "llvm.getelementptr":
-                if user.parent in hot:
-                    return False
-            elif user.name in _ADDRESS_ARITH:
-                r = user.results[0]
-                if r not in seen:
-                    seen.add(r)
-                    todo.append(r)
-    return True
+    return all(use.owner.name in _VALUE_USERS for use in op.results[0].uses)
 
 
 # Integer ops through which a constant reaches an address.
@@ -171,15 +151,33 @@ _ADDRESS_ARITH = frozenset(
 )
 
 
-def _hot_blocks(region: Any) -> set[Block]:
-    """Blocks with vector FMAs: the inner loops of the micro-kernels."""
-    hot = set()
+def _address_constants(region: Any) -> set[Operation]:
+    """The constants that are terms of an address computed in a block with vector FMAs (a
+    micro-kernel's inner loop), through integer arithmetic. There a row stride is an
+    immediate displacement; from the context it is a register and extra address arithmetic
+    per iteration (measured: the MLP's 6x16 kernel with A's row stride from the context ran
+    5-10% slower at batch 256), so such constants keep bodies apart."""
+    found: set[Operation] = set()
+    seen: set[Operation] = set()
     for block in region.blocks:
-        for op in block:
-            if op.name == "llvm.intr.fma" and type(op.results[0].type) is A.VectorType:
-                hot.add(block)
-                break
-    return hot
+        if not any(
+            op.name == "llvm.intr.fma" and type(op.results[0].type) is A.VectorType
+            for op in block
+        ):
+            continue
+        todo = [op for op in block if op.name == "llvm.getelementptr"]
+        while todo:
+            op = todo.pop()
+            for use in op._operands:
+                d = use.value.defining_op()
+                if d is None or d in seen:
+                    continue
+                seen.add(d)
+                if type(d) is llvm.ConstantOp:
+                    found.add(d)
+                elif d.name in _ADDRESS_ARITH:
+                    todo.append(d)
+    return found
 
 
 def _bodies(outlined: Sequence[Operation], functions: Iterable[Operation]) -> list[_Body]:
