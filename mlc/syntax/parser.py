@@ -741,6 +741,13 @@ class Parser(AttrParser):
             loc = value.location
         if loc is None:
             return err
+        if self._deferred_locs:
+            # `loc(#alias)` of an alias defined further on is a placeholder until the end of
+            # the parse: the note gets what it stands for, or no place if that is not known yet.
+            try:
+                loc = self.resolve_deferred(loc, {})
+            except ParseError:
+                loc = A.UnknownLoc()
         return self.note(err, message, location=loc)
 
     def _resolve_forward(self, key: str, value: Value, pos: int) -> None:

@@ -4,6 +4,10 @@ every path (line ops, custom line ops, plain tokens), with UTF-8 byte columns.""
 
 from __future__ import annotations
 
+import pytest
+
+import mlc
+from mlc.diagnostics import ParseError
 from mlc.ir import attributes as A
 from mlc.syntax.lexer import line_col, line_starts
 from mlc.syntax.parser import Parser, _run, parse_module
@@ -75,3 +79,22 @@ def test_error_locations_after_many_lines() -> None:
         assert "<stdin>:302:" in str(e), str(e)
     else:
         raise AssertionError("expected a parse error")
+
+
+def test_redefinition_note_at_an_op_located_by_a_later_alias() -> None:
+    """The prior definition's location is `loc(#alias)` of an alias defined further on (a
+    placeholder while parsing): the diagnostic renders, with the note unplaced."""
+    text = """module {
+  func.func @f(%a: f32) -> f32 {
+    %0 = arith.addf %a, %a : f32 loc(#later)
+    %0 = arith.mulf %a, %a : f32
+    return %0 : f32
+  }
+}
+#later = loc("x.py":3:4)
+"""
+    with pytest.raises(ParseError) as info:
+        mlc.parse(text)
+    shown = info.value.render()
+    assert "4:5: error: redefinition of SSA value '%0'" in shown
+    assert "note: previously defined here" in shown
