@@ -263,26 +263,12 @@ class Parser(AttrParser):
     # -- operations -----------------------------------------------------------------------------
 
     def _op_loc(self, name_pos: int) -> A.Location:
-        """The location of an op whose name starts at `name_pos`: ops come in text order, so
-        its line is the last located op's plus the newlines in between (two str calls in C;
-        the line table only when a position lies before the last one)."""
-        pos = self._line_hint_pos
-        if name_pos >= pos:
-            text = self.text
-            nl = text.rfind("\n", pos, name_pos)
-            if nl >= 0:
-                self._line_hint += text.count("\n", pos, nl) + 1
-                self._line_hint_start = nl + 1
-            self._line_hint_pos = name_pos
-            line = self._line_hint
-            if self._ascii:
-                col = name_pos - self._line_hint_start + 1
-            else:
-                col = self.byte_column(line, name_pos)
-        else:
-            line, col = self.line_col_at(name_pos)
-            if not self._ascii:
-                col = self.byte_column(line, name_pos)
+        """The location of an op whose name starts at `name_pos`: `location_at` (ops come in
+        text order, so `line_col_at` counts the newlines since the last located op), built
+        without `FileLineColLoc.__new__`."""
+        line, col = self.line_col_at(name_pos)
+        if not self._ascii:
+            col = self.byte_column(line, name_pos)
         # `FileLineColLoc(file, line, col)` without its `__new__` call (a tuple underneath).
         return _tuple_new(_FileLineColLoc, (self.filename, line + self.line_offset, col))
 
