@@ -15,7 +15,8 @@ caller) or while another thread's region holds the pool runs the whole range inl
 parallel loop's iterations are independent, so the result does not depend on the split.
 
 Workers are detached pthreads created on demand (up to the widest region asked for), sleeping
-on a condition variable between regions after a short spin. Per-thread state (inside a region,
+on a condition variable between regions after a spin (about 250 us on the Zen 3 VM) that
+yields the CPU every few microseconds (`sched_yield`). Per-thread state (inside a region,
 the width, the last error) lives in pthread keys. The code is part of the runtime's support
 module (`mlc.runtime.support`), JIT-compiled once per process and kept alive for the process.
 """
@@ -34,10 +35,20 @@ __all__ = ["NativePool", "load"]
 # Sizes reserved for a pthread_mutex_t / pthread_cond_t (glibc x86-64: 40 and 48 bytes; the
 # largest of the common C libraries is 64): generous, 64-byte aligned.
 _SYNC_BYTES = 256
-# Iterations of the spin (each a `pause` on x86) before a waiting thread blocks: about 10-40 us,
-# long enough to catch back-to-back regions and a chunk that ends soon, short enough not to burn
-# a core that another process wants.
-SPIN = 1024
+# Iterations of the spin (each a `pause` on x86, 30 ns on the Zen 3 VM: about 250 us there)
+# before a waiting thread blocks. A worker that blocked between two calls costs the next region
+# a futex wake: 256^3 at 2 threads, back to back (25-45 us apart), with 1024 steps (31 us) the
+# caller's chunk started 8-10 us and the worker's 16-20 us after the region's start, with 8192
+# 0.3 and 0.5 us: the region took 258 us instead of 279-284 (medians of 90-180 calls, threads
+# at real-time priority so that other jobs did not take the cores; `mlc_pool_spin` set between
+# blocks of calls of one process). Settable at run time: `NativePool.set_spin`.
+SPIN = 8192
+# Spin steps between two `sched_yield` calls of a waiting thread, so that a long spin gives its
+# core to whoever else wants it (another process, or the caller when both share a core on a busy
+# machine). Without it the longer spin lost under load (the 256^3 case above, load 2, normal
+# priority, medians of 180 calls in two runs: 1024 steps 504 / 532 us, 8192 without yields 702 /
+# 751 us, 8192 yielding every 64 steps 428 / 449 us).
+YIELD_EVERY = 64
 
 _IR = r"""
 @mlc_pool_key_depth = global i32 0
@@ -65,10 +76,13 @@ _IR = r"""
 @mlc_pool_r = global i64 0
 @mlc_pool_next = global i64 0, align 64
 @mlc_pool_finished = global i64 0, align 64
+@mlc_pool_spin = global i64 {spin}
+@mlc_pool_yield = global i64 {yield_every}
 
 declare i32 @pthread_mutex_init(ptr, ptr)
 declare i32 @pthread_cond_init(ptr, ptr)
 declare i32 @pthread_mutex_lock(ptr)
+declare i32 @sched_yield()
 declare i32 @pthread_mutex_unlock(ptr)
 declare i32 @pthread_cond_wait(ptr, ptr)
 declare i32 @pthread_cond_broadcast(ptr)
@@ -81,6 +95,26 @@ declare i32 @pthread_setspecific(i32, ptr)
 define internal void @relax() {{
 entry:
   {pause_call}
+  ret void
+}}
+
+; One step of a spin-wait: a `pause`, and every @mlc_pool_yield-th step the CPU offered to
+; whatever else is runnable on it (another process, or the other side of this wait when both
+; share a core), so that a waiting thread does not hold a core someone needs.
+define internal void @backoff(i64 %i) {{
+entry:
+  call void @relax()
+  %every = load atomic i64, ptr @mlc_pool_yield monotonic, align 8
+  %on = icmp sgt i64 %every, 0
+  br i1 %on, label %count, label %done
+count:
+  %r = urem i64 %i, %every
+  %due = icmp eq i64 %r, 0
+  br i1 %due, label %yield, label %done
+yield:
+  %y = call i32 @sched_yield()
+  br label %done
+done:
   ret void
 }}
 
@@ -217,9 +251,10 @@ spin:
   %moved = icmp ne i64 %g2, %g
   br i1 %moved, label %relock, label %spin_more
 spin_more:
-  call void @relax()
   %i1 = add i64 %i, 1
-  %again = icmp ult i64 %i1, {spin}
+  call void @backoff(i64 %i1)
+  %limit = load atomic i64, ptr @mlc_pool_spin monotonic, align 8
+  %again = icmp ult i64 %i1, %limit
   br i1 %again, label %spin, label %relock
 relock:
   %l2 = call i32 @pthread_mutex_lock(ptr @mlc_pool_mutex)
@@ -328,9 +363,10 @@ spin:
   %done = icmp eq i64 %fin, %n
   br i1 %done, label %finish, label %spin_more
 spin_more:
-  call void @relax()
   %i1 = add i64 %i, 1
-  %again = icmp ult i64 %i1, {spin}
+  call void @backoff(i64 %i1)
+  %limit = load atomic i64, ptr @mlc_pool_spin monotonic, align 8
+  %again = icmp ult i64 %i1, %limit
   br i1 %again, label %spin, label %block
 block:
   %l1 = call i32 @pthread_mutex_lock(ptr @mlc_pool_mutex)
@@ -390,6 +426,18 @@ class NativePool:
             self._engine.get_global_value_address("mlc_pool_default_threads")
         ).value = n
 
+    def set_spin(self, n: int) -> None:
+        """Pause iterations a thread spins before it blocks (workers between regions, the
+        caller waiting for the region's end)."""
+        self._set_global("mlc_pool_spin", n)
+
+    def set_yield(self, n: int) -> None:
+        """Spin steps between `sched_yield` calls of a waiting thread (0: never)."""
+        self._set_global("mlc_pool_yield", n)
+
+    def _set_global(self, name: str, n: int) -> None:
+        ctypes.c_int64.from_address(self._engine.get_global_value_address(name)).value = n
+
     def take_error(self) -> BaseException | None:
         """The error of the calling thread's last region, if any (cleared)."""
         if not self._error_flag.value or not self._take_error():
@@ -415,6 +463,7 @@ def _ir() -> str | None:
     return _IR.format(
         sync=_SYNC_BYTES,
         spin=SPIN,
+        yield_every=YIELD_EVERY,
         pause_decl="declare void @llvm.x86.sse2.pause()" if x86 else "",
         pause_call="call void @llvm.x86.sse2.pause()" if x86 else "",
     )

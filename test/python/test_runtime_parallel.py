@@ -392,6 +392,31 @@ def test_many_short_regions_back_to_back(par2: JitModule, par1: JitModule) -> No
         np.testing.assert_array_equal(y, want_y)
 
 
+@pytest.mark.parametrize("spin, every", [(0, 0), (1, 1), (64, 0), (300, 7)])
+def test_spin_and_yield_settings_keep_every_iteration(
+    par2: JitModule, spin: int, every: int
+) -> None:
+    """Workers that block at once (spin 0), spin briefly, or yield at every step: each region
+    still runs every iteration exactly once, the long ones on a worker too."""
+    from mlc.runtime import native_pool
+
+    pool = native_pool.load()
+    assert pool is not None
+    try:
+        pool.set_spin(spin)
+        pool.set_yield(every)
+        rng = np.random.default_rng(spin)
+        for k in range(200):
+            n = int(rng.integers(0, 70)) if k % 50 else 1 << 20
+            x = rng.standard_normal(n).astype(np.float32)
+            y, cnt, _ = par2.par(x, 0, 1)
+            np.testing.assert_array_equal(cnt, np.ones(n, np.int32))
+            np.testing.assert_array_equal(y, 2 * x)
+    finally:
+        pool.set_spin(native_pool.SPIN)
+        pool.set_yield(native_pool.YIELD_EVERY)
+
+
 def test_python_pool_when_the_native_one_is_off() -> None:
     """MLC_NATIVE_POOL=0: the Python pool runs the regions, with the same results."""
     import subprocess
