@@ -194,6 +194,23 @@ def test_split_dim_block_covers_a_share_per_thread() -> None:
     assert chosen["parallel"] == "ic" and chosen["mc"] <= 2000
 
 
+@pytest.mark.parametrize("threads", [2, 3])
+@pytest.mark.parametrize(
+    "shape", [(768, 768, 768), (1280, 1280, 1280), (1536, 1536, 1536), (4000, 64, 64), (2000, 96, 96)]
+)
+def test_split_loop_blocks_come_in_a_multiple_of_the_threads(
+    shape: tuple[int, int, int], threads: int
+) -> None:
+    """The pool hands each thread a contiguous run of the split loop's blocks: 3 blocks on 2
+    threads would leave one thread twice the work of the other."""
+    m, k, n = shape
+    chosen = _defaults(_matmul(m, k, n), threads)
+    par = chosen["parallel"]
+    assert par in ("jc", "ic")
+    size, block = (n, chosen["nc"]) if par == "jc" else (m, chosen["mc"])
+    assert -(-size // block) % threads == 0, (par, block)
+
+
 @pytest.mark.parametrize(
     ("shape", "calls"),
     [((48, 48, 48), 0), ((512, 100, 1), 0), ((2048, 100, 1), 1), ((300, 301, 299), 1)],
