@@ -63,6 +63,17 @@ def test_cost_model_picks_the_kernel(text: str, kernel: str) -> None:
     assert _chosen(text)["kernel"] == kernel
 
 
+@pytest.mark.parametrize("vl", [8, 16])
+def test_dot_rows_at_most_the_l1_ways(vl: int) -> None:
+    """dot-m reads its R rows in step: rows 4 KiB apart (K = 1024) all map to one L1 set, so
+    the default tile keeps R within the L1d's ways (16 rows fit the AVX-512 registers)."""
+    from mlc.lowering.microkernel import cache_sizes
+
+    chosen = _chosen(_matmul("1024", "1024", "1"), vl)
+    assert chosen["kernel"] == "dot-m"
+    assert chosen["rows"] <= cache_sizes().l1_ways
+
+
 def test_dynamic_m_gets_a_small_variant() -> None:
     chosen = _chosen(_matmul("?", "784", "512", "bias,relu"))
     assert chosen["kernel"] == "blis" and chosen["small-m"] >= 8
