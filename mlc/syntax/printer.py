@@ -414,7 +414,7 @@ class Printer:
     __slots__ = (
         "_out", "_names", "_heads", "_blocks", "_tstr", "_astr", "_indent", "_generic",
         "_debuginfo", "_aliasing", "_alias_recs", "_alias_roots", "_dialects", "_short",
-        "_short_caches", "_preds", "_quoted", "_generic_attrs", "_signatures",
+        "_short_caches", "_preds", "_quoted", "_generic_attrs", "_signatures", "_kind_caches",
     )  # fmt: skip
 
     def __init__(
@@ -441,6 +441,7 @@ class Printer:
         self._dialects = ["builtin"]
         self._short_caches: dict[str, _Cache] = {}
         self._short = self._short_cache("builtin")
+        self._kind_caches: dict[str, _Cache] = {}
         self._preds: dict[Block, list[Block]] = {}
         # Generic-form pieces by what they depend on (attributes and types are uniqued):
         # the quoted op name, ` <{props}>` and the ` {attrs}` split, and ` : (ins) -> outs`.
@@ -671,6 +672,25 @@ class Printer:
             cache = self._short_caches[dialect] = _Cache(short)
         return cache
 
+    def _kind_cache(self, dialect: str) -> _Cache:
+        """op class -> (print_asm hook, ` = name`, `name`) with the name shortened in `dialect`'s
+        regions; (None, None, None) for a class printed through `_print_op` (no hook, or a
+        per-instance name)."""
+        cache = self._kind_caches.get(dialect)
+        if cache is None:
+            short = self._short_cache(dialect)
+
+            def kind(cls: type) -> tuple[Any, str | None, str | None]:
+                asm = _ASM_HOOKS[cls]
+                name = getattr(cls, "name", None)
+                if asm is None or type(name) is not str:
+                    return None, None, None
+                text = short[name]
+                return asm, " = " + text, text
+
+            cache = self._kind_caches[dialect] = _Cache(kind)
+        return cache
+
     def _push_dialect(self, dialect: str) -> None:
         self._dialects.append(dialect)
         cache = self._short_caches.get(dialect)
@@ -820,10 +840,11 @@ class Printer:
                 op = op.next
         else:
             # The hot path of `_print_op`, inlined: custom form, no location.
-            names, heads, hooks, short = self._names, self._heads, _ASM_HOOKS, self._short
+            names, heads = self._names, self._heads
+            kinds = self._kind_cache(self._dialects[-1])
             slots = type(names) is _SlotNames
             while op is not None and op is not stop:
-                asm = hooks[type(op)]
+                asm, eq, bare = kinds[type(op)]
                 if asm is None:
                     print_op(op, lead)
                 else:
@@ -834,9 +855,9 @@ class Printer:
                             head = heads[op]
                         else:
                             head = r0._name if slots else names[r0]
-                        out.append(f"{lead}{head} = {short[op.name]}")
+                        out.append(f"{lead}{head}{eq}")
                     else:
-                        out.append(lead + short[op.name])
+                        out.append(lead + bare)
                     asm(op, self)
                 op = op.next
         self._indent -= 2
