@@ -57,12 +57,13 @@ class _Body:
     """An outlined body and where it is used: its `llvm.mlir.addressof` and the context
     `llvm.alloca` of the `mlc_parallel_for` call that takes it (None: a null context)."""
 
-    __slots__ = ("func", "address", "call", "alloca", "key", "constants")
+    __slots__ = ("func", "address", "call", "calls", "alloca", "key", "constants")
 
     def __init__(self, func: Operation, address: Operation, call: Operation) -> None:
         self.func = func
         self.address = address
         self.call = call
+        self.calls = address.results[0].num_uses()  # the pool's, and a serial one
         ctx = call.operands[1].defining_op()
         self.alloca = ctx if ctx is not None and ctx.name == "llvm.alloca" else None
         self.key: tuple[Any, ...] | None = None
@@ -191,8 +192,10 @@ def _bodies(outlined: Sequence[Operation], functions: Iterable[Operation]) -> li
             name = op.get_attr("global_name").root  # type: ignore[union-attr]
             if name not in uses:
                 continue
-            calls = [u.owner for u in op.results[0].uses if _runs_body(u.owner, u.index)]
-            ok = len(calls) == op.results[0].num_uses() == 1
+            result = op.results[0]
+            calls = [u.owner for u in result.uses if _runs_body(u.owner, u.index)]
+            serial = sum(1 for u in result.uses if _calls_body(u.owner, u.index))
+            ok = len(calls) == 1 and serial <= 1 and result.num_uses() == 1 + serial
             uses[name].append((op, calls[0] if ok else None))
     out = []
     for name, found in uses.items():
@@ -204,6 +207,12 @@ def _bodies(outlined: Sequence[Operation], functions: Iterable[Operation]) -> li
 def _runs_body(user: Operation, index: int) -> bool:
     callee = user.get_attr("callee") if user.name == "llvm.call" else None
     return index == 0 and callee is not None and callee.root == "mlc_parallel_for"  # type: ignore[attr-defined]
+
+
+def _calls_body(user: Operation, index: int) -> bool:
+    """`user` calls the body through its address on the calling thread (the serial path of a
+    loop with `mlc.parallel_min_extent`)."""
+    return user.name == "llvm.call" and index == 0 and user.get_attr("callee") is None
 
 
 def merge_outlined_bodies(
@@ -266,8 +275,8 @@ def _merge(group: list[_Body]) -> list[Operation]:
             return []
         if any(b.alloca.get_attr("elem_type").value is not old for b in group):  # type: ignore[union-attr]
             return []
-        if any(b.alloca.results[0].num_uses() != len(old.body) + 1 for b in group):  # type: ignore[union-attr]
-            return []  # the slot is shared or escapes: its uses are not just this call's
+        if any(b.alloca.results[0].num_uses() != len(old.body) + b.calls for b in group):  # type: ignore[union-attr]
+            return []  # the slot is shared or escapes: its uses are not just these calls'
         struct = LLVMStructType([*old.body, *types])
         fields = []
         for b in group:  # each call site's values, read before the kept body changes
@@ -323,15 +332,15 @@ def _load_fields(body: _Body, struct: A.Type, first: int, field_of: list[int | N
 
 
 def _store_fields(body: _Body, struct: A.Type, first: int, values: list[A.Attribute]) -> None:
-    """At the call of `body`: a context slot of type `struct` holding `values` after the
-    captured ones."""
-    alloca, call = body.alloca, body.call
+    """Before the body's address is taken (which dominates its calls): a context slot of type
+    `struct` holding `values` after the captured ones."""
+    alloca, anchor = body.alloca, body.address
     alloca.set_attr("elem_type", A.TypeAttr(struct))  # type: ignore[union-attr]
-    block = call.parent
+    block = anchor.parent
     for j, value in enumerate(values):
-        loc = call.location
+        loc = body.call.location
         c = llvm.ConstantOp.create([], [value.type], {"value": value}, location=loc)  # type: ignore[attr-defined]
         p = _field_ptr(alloca.results[0], struct, first + j, loc)  # type: ignore[union-attr]
         store = llvm.StoreOp.create([c.results[0], p.results[0]], [], location=loc)
         for op in (c, p, store):
-            block.insert_before(op, call)  # type: ignore[union-attr]
+            block.insert_before(op, anchor)  # type: ignore[union-attr]

@@ -3,7 +3,8 @@
 Loops become blocks (header with the induction variable and the loop-carried values as block
 arguments); `affine.parallel` with `mlc.parallel` is outlined into a body function called
 through the runtime's `mlc_parallel_for(ptr body, ptr ctx, i64 lower, i64 upper, i64 step)`,
-its captured values passed in a struct on the caller's stack.
+its captured values passed in a struct on the caller's stack; with `mlc.parallel_min_extent`,
+a smaller range calls the body on the calling thread instead.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from mlc.lowering.to_llvm import (
 
 from mlc.ir import attributes as A
 from mlc.ir.core import Operation, Value
+from mlc.passes.affine_parallelize import MIN_EXTENT_ATTR
 
 __all__ = ["emit_loop", "lower_global", "reduction_identity", "combine"]
 
@@ -276,7 +278,34 @@ def _outline_parallel(fn: FnLowering, op: Operation) -> None:
     if ctx_ptr is None:
         ctx_ptr = fn.v(ZeroOp, [], PTR)
     mod.declare("mlc_parallel_for", None, [PTR, PTR, I64, I64, I64])
+    min_extent = _min_extent(op)
+    merge = None
+    if min_extent is not None:
+        # Below the extent the caller runs the whole range through the same body (not
+        # inlined: the nest is compiled once), without the pool.
+        pool, serial, merge = fn.new_block(), fn.new_block(), fn.new_block()
+        fn.cond_br(fn.icmp("sge", fn.sub(ub, lb), fn.const(min_extent)), pool, serial)
+        fn.enter(serial)
+        attrs = {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [4, 0]), "no_inline": A.UnitAttr()}
+        fn.op(llvm.CallOp, [body_ptr, lb, ub, ctx_ptr], [], attrs)  # indirect: @body(lb, ub, ctx)
+        fn.br(merge)
+        fn.enter(pool)
     fn.call("mlc_parallel_for", [body_ptr, ctx_ptr, lb, ub, fn.const(steps[0])], None)
+    if merge is not None:
+        fn.br(merge)
+        fn.enter(merge)
+
+
+
+def _min_extent(op: Operation) -> int | None:
+    """The `mlc.parallel_min_extent` of a thread-pool loop (affine-parallelize's run-time
+    `min-trips` test): the smallest upper - lower bound run on the pool."""
+    attr = op.get_attr(MIN_EXTENT_ATTR)
+    if attr is None:
+        return None
+    if type(attr) is not A.IntegerAttr or attr.value < 1:  # type: ignore[attr-defined]
+        raise unsupported(f"'{MIN_EXTENT_ATTR}' must be a positive integer, got {attr}")
+    return attr.value  # type: ignore[attr-defined,no-any-return]
 
 
 def _struct_field_ptr(fn: FnLowering, base: Value, st: A.Type, k: int) -> Value:

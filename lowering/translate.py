@@ -753,7 +753,15 @@ def _call(w: _FunctionWriter, op: Operation) -> str:
     cc = op.get_attr("CConv")
     ccs = f"{cc.value} " if cc is not None and cc.value != "ccc" else ""  # type: ignore[attr-defined]
     text = f"{_call_prefix(op)}call{_fmf(op)} {ccs}{rt} {target}(" + ", ".join(arg_text) + ")"
+    for name, keyword in _CALL_UNIT_ATTRS:  # call-site function attributes
+        if op.get_attr(name) is not None:
+            text += " " + keyword
     return f"{w.res(op)} = {text}" if op.results else text
+
+
+_CALL_UNIT_ATTRS = tuple(
+    (k, v) for k, v in _FUNC_UNIT_ATTRS.items() if k != "optimize_none"
+)  # llvm.call's no_inline, always_inline, no_unwind, will_return
 
 
 @_instr(*_FLOAT_INTRINSICS)

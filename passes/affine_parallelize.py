@@ -19,8 +19,7 @@ from mlc.passes.affine_interchange import permute_nest
 from mlc.passes.affine_tile import tile_perfect_nest
 
 from mlc.ir import attributes as A
-from mlc.ir.affine import AffineDimExpr, AffineExpr, IntegerSet
-from mlc.ir.core import Block, Operation, Region, Value
+from mlc.ir.core import Block, Operation, Region
 from mlc.knobs import Bool, PowerOfTwo
 from mlc.pass_manager import KnobDecl, Option, Pass, PassContext, Statistic
 
@@ -29,6 +28,9 @@ MAX_CHUNK = 1 << 16
 DEFAULT_CHUNK = 1024  # iterations per parallel iteration of an innermost marked loop
 # Unit attribute of a loop nest whose thread count another pass decided (one thread).
 SERIAL_ATTR = "mlc.serial"
+# On an `mlc.parallel` loop: the smallest iteration range (upper - lower bound) run on the thread
+# pool; a smaller one runs the same outlined body on the calling thread (convert-to-llvm).
+MIN_EXTENT_ATTR = "mlc.parallel_min_extent"
 MAX_MIN_TRIPS = 1 << 30  # the largest `min-trips` knob value
 # Work (ops x trips) below which one pool call costs more than it saves: waking a worker and
 # the callback into the runtime take about 10-20 us on the 2-core VM, about what 2^19 light
@@ -153,63 +155,40 @@ def _trip(op: Operation) -> int:
     return n
 
 
-def _trip_condition(op: Operation, outer: Operation) -> tuple[AffineExpr, list[Value], int] | None:
-    """`(e, operands, step)` with `e` = upper - lower bound of the 1-D loop `op` over the
-    operands as dims, when its trip count is dynamic, its bounds are single expressions and
-    their operands are defined outside `outer` (so an affine.if around `outer` can test the
-    trip count: trip >= t <=> e - (t - 1) * step - 1 >= 0); else None."""
+def _dynamic_step(op: Operation, outer: Operation) -> int | None:
+    """The step of the 1-D loop `op` when its trip count is dynamic, its bounds are single
+    expressions and their operands are defined outside `outer` (so the trip count can be
+    tested where the thread-pool loop ends up, hoisted out of `outer`'s nest at most); else
+    None."""
     if type(op) is AF.ForOp:
         if op.constant_trip_count() is not None:
             return None
         bounds = [
-            (op.lower_bound_map, list(op.lowerBoundOperands)),
-            (op.upper_bound_map, list(op.upperBoundOperands)),
+            (op.lower_bound_map, op.lowerBoundOperands),
+            (op.upper_bound_map, op.upperBoundOperands),
         ]
         step = op.step_value
     elif type(op) is AF.ParallelOp and len(op.step_values) == 1:
         bounds = [
-            (op.lower_bounds_map, list(op.lower_bounds_operands)),
-            (op.upper_bounds_map, list(op.upper_bounds_operands)),
+            (op.lower_bounds_map, op.lower_bounds_operands),
+            (op.upper_bounds_map, op.upper_bounds_operands),
         ]
         step = op.step_values[0]
     else:
         return None
-    exprs: list[AffineExpr] = []
-    operands: list[Value] = []
-    for amap, ops in bounds:
-        if amap.num_results != 1:
-            return None
-        base = len(operands)
-        dims = [AffineDimExpr(base + k) for k in range(amap.num_dims)]
-        syms = [AffineDimExpr(base + amap.num_dims + k) for k in range(amap.num_symbols)]
-        exprs.append(amap.results[0].replace_dims_and_symbols(dims, syms))
-        operands.extend(ops)
-    if all(hasattr(e, "value") for e in exprs):
+    if any(amap.num_results != 1 for amap, _ in bounds):
+        return None
+    if all(hasattr(amap.results[0], "value") for amap, _ in bounds):
         return None  # constant bounds
-    for v in operands:
-        block = v.parent_block()
-        cur = block.parent_op if block is not None else None
-        while cur is not None:
-            if cur is outer:
-                return None  # the bound depends on a value of the nest
-            cur = cur.parent_op
-    return exprs[1] - exprs[0], operands, step
-
-
-def _version_on_trip(
-    outer: Operation, cond: tuple[AffineExpr, list[Value], int], min_trips: int
-) -> Operation:
-    """Wrap `outer` in `affine.if (trip >= min_trips)` with `outer` in the then block and a
-    clone of it in the else block; returns the clone (the serial version)."""
-    expr, operands, step = cond
-    iset = IntegerSet(len(operands), 0, [expr - (min_trips - 1) * step - 1], [False])
-    if_op = AF.IfOp.build_if(iset, operands, with_else=True, location=outer.location)
-    outer.parent.insert_before(if_op, outer)
-    serial = outer.clone()
-    then_block, else_block = if_op.regions[0].blocks[0], if_op.regions[1].blocks[0]
-    else_block.insert_before(serial, else_block.last)
-    then_block.insert_before(outer.detach(), then_block.last)
-    return serial
+    for _, operands in bounds:
+        for v in operands:
+            block = v.parent_block()
+            cur = block.parent_op if block is not None else None
+            while cur is not None:
+                if cur is outer:
+                    return None  # the bound depends on a value of the nest
+                cur = cur.parent_op
+    return step
 
 
 def _hoist_chain(loop: Operation) -> list[Operation]:
@@ -259,9 +238,11 @@ class AffineParallelizePass(Pass):
     A loop whose trip count is dynamic (single-expression bounds whose operands are defined
     outside its nest) is instead decided at run time: its `threads` default is yes, and knob
     `min-trips` (power of two; default: the trips that give one pool call `runtime-min-work`,
-    rounded up) versions it as `affine.if (trip >= min-trips)` with the thread-pool loop in the
-    then block and a serial copy in the else block, so a small call never pays for the pool
-    (min-trips 1 or 2: no version; the pool runs a 1-trip loop on the caller).
+    rounded up) is recorded on the marked loop as `mlc.parallel_min_extent` (the smallest
+    upper - lower bound run on the pool, (min-trips - 1) * step + 1): convert-to-llvm tests it
+    at run time and calls the loop's outlined body on the calling thread below it, so a small
+    call never pays for the pool and the nest is compiled once (min-trips 1 or 2: no test; the
+    pool runs a 1-trip loop on the caller).
     Only one loop per path is marked, so parallelism never nests; ops carrying the unit
     attribute `mlc.serial` are never offered (a pass that planned their threads chose one).
     Knob `chunk` (power of two, innermost marked loops only; default 1024) strip-mines the
@@ -295,7 +276,7 @@ class AffineParallelizePass(Pass):
     num_parallel = Statistic("num-parallel", "Number of affine.for loops made affine.parallel")
     num_threaded = Statistic("num-threaded", "Number of loops marked mlc.parallel")
     num_versioned = Statistic(
-        "num-versioned", "Number of dynamic loops versioned on their trip count (affine.if)"
+        "num-versioned", "Number of dynamic loops given a run-time trip-count test"
     )
 
     def run(self, op: Operation, ctx: PassContext) -> None:
@@ -313,12 +294,9 @@ class AffineParallelizePass(Pass):
             parallel = self._parallel_loops(top, info)
             # Knobs are asked on the loops as they are before any conversion (stable sites,
             # and no site renumbering for ops created by this pass).
-            self._serial_versions: list[Operation] = []
             self._offer(top, ctx, info, set(parallel))
             if self.threads_only:
                 continue
-            for version in self._serial_versions:
-                parallel += self._parallel_loops(version, DependenceInfo(version))
             for lp in parallel:  # pre-order: outer loops first
                 if lp.parent is None or _parallel_depth(lp) >= self.max_nested:
                     continue  # converted for the thread pool, or too deep
@@ -354,8 +332,8 @@ class AffineParallelizePass(Pass):
             trip = _trip(op)
             chain = _hoist_chain(op) if type(op) is AF.ForOp else [op]
             work = _work(chain[0])
-            cond = _trip_condition(op, chain[0])
-            if cond is None:
+            step = _dynamic_step(op, chain[0])
+            if step is None:
                 default = work >= self.min_work and trip >= 2
             else:
                 # Dynamic trip count: thread it, and test the real trip count at run time
@@ -364,14 +342,18 @@ class AffineParallelizePass(Pass):
                 need = max(1, -(-self.runtime_min_work // per_trip))
                 default = True
             if ctx.knob(op, "threads", Bool(), default):
-                if cond is not None:
+                min_extent = None
+                if step is not None:
                     domain = PowerOfTwo(1, MAX_MIN_TRIPS)
                     guess = 1 << (need - 1).bit_length()  # the power of two >= need
                     min_trips = ctx.knob(op, "min-trips", domain, min(guess, MAX_MIN_TRIPS))
                     if min_trips > 2:  # the pool runs fewer than 2 trips on the caller
-                        self._serial_versions.append(_version_on_trip(chain[0], cond, min_trips))
+                        # trip >= min_trips <=> upper - lower >= (min_trips - 1) * step + 1
+                        min_extent = (min_trips - 1) * step + 1
                         self.num_versioned += 1
-                self._mark(op, ctx)
+                loop = self._mark(op, ctx)
+                if min_extent is not None:
+                    loop.set_attr(MIN_EXTENT_ATTR, A.IntegerAttr(min_extent, A.i64))
                 return
         for region in op.regions:
             for block in region.blocks:
@@ -379,7 +361,8 @@ class AffineParallelizePass(Pass):
                     if child.regions:
                         self._offer(child, ctx, info, parallel)
 
-    def _mark(self, loop: Operation, ctx: PassContext) -> None:
+    def _mark(self, loop: Operation, ctx: PassContext) -> Operation:
+        """Chunk, hoist and convert `loop` for the thread pool; returns the `mlc.parallel` op."""
         innermost = not any(
             type(o) in (AF.ForOp, AF.ParallelOp) for o in loop.walk() if o is not loop
         )
@@ -399,3 +382,4 @@ class AffineParallelizePass(Pass):
             self.num_parallel += 1
         loop.set_attr("mlc.parallel", A.UnitAttr())
         self.num_threaded += 1
+        return loop

@@ -1,6 +1,7 @@
-"""affine-parallelize on loops with a dynamic trip count: the loop is versioned on its run-time
-trip count (`affine.if` trip >= min-trips: the thread-pool version, else a serial copy), so a
-light elementwise loop runs on the pool when the call is large and without it when small."""
+"""affine-parallelize on loops with a dynamic trip count: the thread-pool loop records its
+run-time trip-count threshold (`mlc.parallel_min_extent`, from `min-trips`) and convert-to-llvm
+tests it, calling the loop's outlined body on the calling thread below it, so a light
+elementwise loop runs on the pool when the call is large and without it when small."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import mlc
 import mlc.interp
 import mlc.runtime.parallel as P
 from mlc.pass_manager import PassError
+from mlc.passes.affine_parallelize import MIN_EXTENT_ATTR as MIN_EXTENT
 
 TRIAD = """
 func.func @main(%b: tensor<?xf32>, %c: tensor<?xf32>) -> tensor<?xf32> {
@@ -57,16 +59,19 @@ def _names(module) -> list[str]:
     return [op.name for op in module.walk(post_order=False)]
 
 
-def test_dynamic_loop_is_versioned_on_its_trip_count() -> None:
+def _min_extents(module) -> list[int]:
+    return [
+        op.get_attr(MIN_EXTENT).value for op in module.walk() if op.get_attr(MIN_EXTENT) is not None
+    ]
+
+
+def test_dynamic_loop_records_its_trip_count_test() -> None:
     module = _lowered(TRIAD)
-    (if_op,) = [op for op in module.walk() if op.name == "affine.if"]
-    # trip >= 131072: 2^19 (runtime-min-work) over 5 ops per iteration, rounded up to 2^k
-    assert str(if_op.integer_set) == "(d0) : (d0 - 131072 >= 0)"
-    then_ops = list(if_op.regions[0].blocks[0])
-    else_ops = list(if_op.regions[1].blocks[0])
-    assert then_ops[0].name == "affine.parallel" and then_ops[0].get_attr("mlc.parallel")
-    assert else_ops[0].name == "affine.for"
-    assert not any(op.get_attr("mlc.parallel") for op in else_ops[0].walk())
+    assert "affine.if" not in _names(module)  # one version of the nest
+    (par,) = [op for op in module.walk() if op.get_attr("mlc.parallel") is not None]
+    # trip >= 131072: 2^19 (runtime-min-work) over 5 ops per iteration, rounded up to 2^k;
+    # the extent is (131072 - 1) * step + 1 (step 1; the chunk loop keeps the bounds)
+    assert par.name == "affine.parallel" and _min_extents(module) == [131072]
     (rec,) = [
         r
         for r in mlc.run_pipeline(mlc.parse(TRIAD), "lower-to-cpu").space()
@@ -77,41 +82,61 @@ def test_dynamic_loop_is_versioned_on_its_trip_count() -> None:
 
 def test_runtime_min_work_sets_the_threshold() -> None:
     module = _lowered(TRIAD, "threads-only=true runtime-min-work=640")
-    (if_op,) = [op for op in module.walk() if op.name == "affine.if"]
-    assert str(if_op.integer_set) == "(d0) : (d0 - 128 >= 0)"  # 640 / 5 ops
+    assert _min_extents(module) == [128]  # 640 / 5 ops
     # 0: always the pool (a run-time trip count below 2 runs on the caller anyway)
     module = _lowered(TRIAD, "threads-only=true runtime-min-work=0")
-    assert "affine.if" not in _names(module)
+    assert _min_extents(module) == []
     assert [op.get_attr("mlc.parallel") is not None for op in module.walk()].count(True) == 1
     with pytest.raises(PassError, match="runtime-min-work must be non-negative"):
         _lowered(TRIAD, "runtime-min-work=-1")
 
 
-def test_knobs_turn_versioning_off() -> None:
+def test_knobs_turn_the_test_off() -> None:
     # min-trips 1 or 2: no test (the pool runs a 1-trip loop inline)
     for value in (1, 2):
         module = _lowered(TRIAD, knobs=_knobs(TRIAD, min_trips=value))
-        assert "affine.if" not in _names(module)
-    # threads off: the loop stays serial, nothing to version
+        assert _min_extents(module) == []
+    # threads off: the loop stays serial, nothing to test
     module = _lowered(TRIAD, knobs=_knobs(TRIAD, threads=False))
-    assert "affine.if" not in _names(module)
+    assert _min_extents(module) == []
     assert not any(op.get_attr("mlc.parallel") for op in module.walk())
     with pytest.raises(Exception, match="min-trips"):
         _lowered(TRIAD, knobs=_knobs(TRIAD, min_trips=3))  # not a power of two
 
 
-def test_static_trip_counts_are_not_versioned() -> None:
+def test_static_trip_counts_are_not_tested() -> None:
     module = _lowered(TRIAD.replace("?", "300000"))
-    assert "affine.if" not in _names(module)  # decided at compile time: threaded
+    assert _min_extents(module) == []  # decided at compile time: threaded
     assert any(op.get_attr("mlc.parallel") for op in module.walk())
 
 
-def test_mlir_mode_converts_both_versions() -> None:
-    # Without threads-only, every parallel loop becomes affine.parallel, the serial copy too.
+def test_mlir_mode_converts_the_one_version() -> None:
+    # Without threads-only, every parallel loop becomes affine.parallel; there is no copy.
     module = _lowered(TRIAD, "")
-    (if_op,) = [op for op in module.walk() if op.name == "affine.if"]
-    else_ops = [op.name for op in if_op.regions[1].blocks[0]]
-    assert else_ops[0] == "affine.parallel" and "affine.for" not in else_ops
+    assert "affine.for" not in _names(module) and "affine.if" not in _names(module)
+    assert _min_extents(module) == [131072]
+
+
+def test_the_serial_path_calls_the_outlined_body() -> None:
+    """The LLVM lowering tests the extent and calls the same body directly below it: the nest
+    is outlined and compiled once."""
+    module = _lowered(TRIAD)
+    mlc.run_pipeline(module, "builtin.module(convert-to-llvm,reconcile-unrealized-casts)")
+    bodies = [
+        op for op in module.walk() if op.name == "llvm.func" and "parallel_body" in str(op.sym_name)
+    ]
+    assert len(bodies) == 1
+    calls = [op for op in module.walk() if op.name == "llvm.call"]
+    assert sum(1 for c in calls if c.get_attr("callee") is None) == 1  # the serial call
+    assert sum(1 for c in calls if "mlc_parallel_for" in str(c.get_attr("callee"))) == 1
+
+
+def test_a_bad_min_extent_is_diagnosed() -> None:
+    module = _lowered(TRIAD)
+    (par,) = [op for op in module.walk() if op.get_attr(MIN_EXTENT) is not None]
+    par.set_attr(MIN_EXTENT, mlc.ir.attributes.IntegerAttr(0))
+    with pytest.raises(PassError, match="parallel_min_extent"):
+        mlc.run_pipeline(module, "builtin.module(convert-to-llvm)")
 
 
 class _CountPoolCalls:

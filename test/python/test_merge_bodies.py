@@ -85,6 +85,26 @@ def test_merged_rows_compute_the_same(merge: bool) -> None:
             np.testing.assert_array_equal(arrays[k], want[k], err_msg=f"{k}, n={n}")
 
 
+def test_bodies_with_a_serial_path_merge() -> None:
+    """Loops with a run-time trip-count test (`mlc.parallel_min_extent`) also call their body
+    on the calling thread; merged bodies read the differing constants from the context on
+    both paths (the fields are stored before the body's address is taken)."""
+    text = ROWS.replace("} {mlc.parallel}", "} {mlc.parallel, mlc.parallel_min_extent = 8 : i64}")
+    ir, stats = _lowered(text, True)
+    assert ir.count("define internal void @rows_parallel_body") == 2 and stats["merged"] == 2
+    serial = [line for line in ir.splitlines() if "call void @rows_parallel_body" in line]
+    assert len(serial) == 4 and all(line.endswith(") noinline") for line in serial)
+    widths = {"a": 16, "b": 8, "c": 24, "d": 8}
+    s = Signature([ArgSpec(k, "f32", ("n", w)) for k, w in widths.items()], [])
+    mod = compile_llvm_ir(ir, {"rows": s}, threads=2)
+    for n in (1, 7, 8, 17):  # below the extent: the caller; from 8 rows: the pool
+        arrays = {k: RNG.standard_normal((n, w)).astype(np.float32) for k, w in widths.items()}
+        want = {k: v + np.float32(2.0 if k == "d" else 1.0) for k, v in arrays.items()}
+        mod.rows(*arrays.values())  # type: ignore[attr-defined]  # in place
+        for k in widths:
+            np.testing.assert_array_equal(arrays[k], want[k], err_msg=f"{k}, n={n}")
+
+
 def test_immediate_operands_keep_bodies_apart() -> None:
     """A constant used where LLVM needs an immediate (here a prefetch's locality) is part of
     the structure: bodies that differ there are not merged."""

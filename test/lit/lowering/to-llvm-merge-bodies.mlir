@@ -4,7 +4,8 @@
 
 // Two outlined bodies that differ only in integer constants (the row length 16 / 8: a loop
 // bound and a stride) share one function; the constants that differ travel in the context
-// struct, after the captured descriptor, and each call site stores its own values. The
+// struct, after the captured descriptor, and each call site stores its own values (before
+// the body's address is taken, which dominates a serial call of the body too). The
 // constants both bodies agree on (the step 1, the zero) stay constants in the body.
 // CHECK-LABEL: llvm.func internal @rows_parallel_body(%arg0: i64, %arg1: i64, %arg2: !llvm.ptr)
 // CHECK:         %[[P:.*]] = llvm.getelementptr %arg2[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64)>
@@ -15,15 +16,15 @@
 // CHECK-NOT:   @rows_parallel_body_1(
 // CHECK-LABEL: llvm.func @rows(
 // CHECK-COUNT-2: llvm.alloca %{{.*}} x !llvm.struct<(struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64)> : (i64) -> !llvm.ptr
-// CHECK:         llvm.mlir.addressof @rows_parallel_body : !llvm.ptr
 // CHECK:         %[[C16:.*]] = llvm.mlir.constant(16 : i64) : i64
 // CHECK:         %[[F16:.*]] = llvm.getelementptr %{{.*}}[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64)>
 // CHECK:         llvm.store %[[C16]], %[[F16]] : i64, !llvm.ptr
-// CHECK:         llvm.call @mlc_parallel_for
 // CHECK:         llvm.mlir.addressof @rows_parallel_body : !llvm.ptr
+// CHECK:         llvm.call @mlc_parallel_for
 // CHECK:         %[[C8:.*]] = llvm.mlir.constant(8 : i64) : i64
 // CHECK:         %[[F8:.*]] = llvm.getelementptr %{{.*}}[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64)>
 // CHECK:         llvm.store %[[C8]], %[[F8]] : i64, !llvm.ptr
+// CHECK:         llvm.mlir.addressof @rows_parallel_body : !llvm.ptr
 // CHECK:         llvm.call @mlc_parallel_for
 
 // A float constant that differs keeps the bodies apart.

@@ -5,20 +5,21 @@
 // RUN: mlc-opt %s -split-input-file -p 'builtin.module(func.func(affine-parallelize{threads-only=true min-work=0}))' | filecheck %s --check-prefix=THREADS
 
 // Both loops are parallel (as MLIR's affine-parallelize); the outer one runs on the thread
-// pool, the inner one stays sequential inside each thread. A dynamic bound becomes a symbol.
+// pool, the inner one stays sequential inside each thread. A dynamic bound becomes a symbol,
+// and the trip count is tested at run time (4096 rows of 2 x 64 ops give one pool call 2^19).
 // CHECK-LABEL: func.func @copy
 // CHECK: affine.parallel (%[[I:.+]]) = (0) to (symbol(%{{.+}})) {
 // CHECK-NEXT: affine.parallel (%[[J:.+]]) = (0) to (64) {
-// CHECK: } {mlc.parallel}
+// CHECK: } {mlc.parallel, mlc.parallel_min_extent = 4096 : i64}
 // MAX1-LABEL: func.func @copy
 // MAX1: affine.parallel (%[[I:.+]]) = (0) to (symbol(%{{.+}})) {
 // MAX1-NEXT: affine.for %{{.+}} = 0 to 64 {
-// MAX1: } {mlc.parallel}
+// MAX1: } {mlc.parallel, mlc.parallel_min_extent = 4096 : i64}
 // With threads-only, only the thread-pool loop is converted.
 // THREADS-LABEL: func.func @copy
 // THREADS: affine.parallel (%[[I:.+]]) = (0) to (symbol(%{{.+}})) {
 // THREADS-NEXT: affine.for %{{.+}} = 0 to 64 {
-// THREADS: } {mlc.parallel}
+// THREADS: } {mlc.parallel, mlc.parallel_min_extent = 4096 : i64}
 func.func @copy(%A: memref<?x64xf32>, %n: index) {
   %B = memref.alloc(%n) : memref<?x64xf32>
   affine.for %i = 0 to %n {
@@ -133,7 +134,7 @@ func.func @already_threaded(%A: memref<64x64xf32>) {
 // THREADS-LABEL: func.func @vector_add
 // THREADS: affine.parallel (%[[C:.+]]) = (0) to (symbol(%[[N:.+]])) step (1024) {
 // THREADS-NEXT: affine.for %{{.+}} = #[[ID]](%[[C]]) to min #[[UB]](%[[C]])[%[[N]]] {
-// THREADS: } {mlc.parallel}
+// THREADS: } {mlc.parallel, mlc.parallel_min_extent = 131072 : i64}
 func.func @vector_add(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
   %C = memref.alloc(%n) : memref<?xf32>
   affine.for %i = 0 to %n {

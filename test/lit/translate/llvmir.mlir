@@ -89,6 +89,9 @@ llvm.func internal @pick(%x: i32) -> i32 {
 // CHECK:         call void @llvm.memcpy.p0.p0.i64(ptr %arg0, ptr %arg1, i64 64, i1 false)
 // CHECK:         call void @llvm.memset.p0.i64(ptr %arg0, i8 0, i64 64, i1 true)
 // CHECK:         %{{[0-9]+}} = call i32 (ptr, ...) @printf(ptr @msg, i32 7)
+// Call-site function attributes; an indirect call through a pointer.
+// CHECK:         %{{[0-9]+}} = call float @tanhf(float %arg3) noinline
+// CHECK:         %{{[0-9]+}} = call float %arg0(float %arg3) nounwind
 // CHECK:         ret void
 llvm.func @ops(%p: !llvm.ptr, %q: !llvm.ptr, %v: vector<8xf32>, %x: f32, %h: f16) {
   %0 = llvm.intr.fma(%v, %v, %v) fastmath<fast> : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
@@ -104,6 +107,8 @@ llvm.func @ops(%p: !llvm.ptr, %q: !llvm.ptr, %v: vector<8xf32>, %x: f32, %h: f16
   %s = llvm.mlir.addressof @msg : !llvm.ptr
   %seven = llvm.mlir.constant(7 : i32) : i32
   %5 = llvm.call @printf(%s, %seven) vararg(!llvm.func<i32 (ptr, ...)>) : (!llvm.ptr, i32) -> i32
+  %6 = llvm.call @tanhf(%x) {no_inline} : (f32) -> f32
+  %7 = llvm.call %p(%x) {no_unwind} : !llvm.ptr, (f32) -> f32
   llvm.return
 }
 
