@@ -1,5 +1,6 @@
-"""`llvm-options`: the LLVM-level decisions (opt level, fast-math, vectorizers, unrolling) as
-knobs, recorded on the module as `mlc.llvm_options` for the JIT (`mlc.compile`, `mlc-run`).
+"""`llvm-options`: the LLVM-level decisions (opt level, fast-math, vectorizers, unrolling,
+unswitching) as knobs, recorded on the module as `mlc.llvm_options` for the JIT (`mlc.compile`,
+`mlc-run`).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def _default_threshold(opt_level: int) -> int:
 class LLVMOptionsPass(Pass):
     """Choose the LLVM optimization options (knobs) and record them on the module.
 
-    Asks five knobs at the module site `@/llvm-options` and stores the answers as the module
+    Asks six knobs at the module site `@/llvm-options` and stores the answers as the module
     attribute `mlc.llvm_options`, which `mlc.compile` and `mlc-run` hand to the JIT
     (`mlc.runtime.JitOptions`): `opt_level` (0-3), `fast_math` (`none`: IEEE semantics as
     written; `contract`: a*b+c may become one fma, one rounding instead of two;
@@ -52,8 +53,9 @@ class LLVMOptionsPass(Pass):
     NaN/Inf operands or results, ignores the sign of zero, and allows reciprocal and
     approximate functions: results on NaN/Inf inputs are undefined), `loop_vectorize` and
     `slp_vectorize` (LLVM's vectorizers on/off), `unroll_threshold` (LLVM's unroll cost
-    threshold). The options supply the knobs' defaults; an explicit `opt_level` argument of
-    `mlc.compile` overrides the recorded one.
+    threshold), `loop_unswitch` (LLVM's non-trivial loop unswitching at O3; off by default, see
+    `mlc.runtime.JitOptions`). The options supply the knobs' defaults; an explicit `opt_level`
+    argument of `mlc.compile` overrides the recorded one.
     """
 
     name = "llvm-options"
@@ -65,12 +67,14 @@ class LLVMOptionsPass(Pass):
     unroll_threshold = Option(
         int, -1, "Default unroll threshold (-1: LLVM's for the opt level, 300 at O3, else 150)"
     )
+    loop_unswitch = Option(bool, False, "Default: LLVM's non-trivial loop unswitching (O3)")
     knobs = (
         KnobDecl("opt_level", "int", "LLVM optimization level"),
         KnobDecl("fast_math", "choice", "Fast-math flags on every float instruction"),
         KnobDecl("loop_vectorize", "bool", "LLVM loop vectorizer on/off"),
         KnobDecl("slp_vectorize", "bool", "LLVM SLP vectorizer on/off"),
         KnobDecl("unroll_threshold", "choice", "LLVM loop-unroll cost threshold"),
+        KnobDecl("loop_unswitch", "bool", "LLVM non-trivial loop unswitching on/off"),
     )
 
     def run(self, op: Operation, ctx: PassContext) -> None:
@@ -97,6 +101,7 @@ class LLVMOptionsPass(Pass):
         if default_t == -1:
             default_t = _default_threshold(level)
         threshold = ctx.knob(site, "unroll_threshold", Choice(*UNROLL_THRESHOLDS), default_t)
+        unswitch = ctx.knob(site, "loop_unswitch", Bool(), self.loop_unswitch)
         op.set_attr(
             ATTR,
             A.DictionaryAttr(
@@ -106,6 +111,7 @@ class LLVMOptionsPass(Pass):
                     "loop_vectorize": A.BoolAttr(loop_vec),
                     "slp_vectorize": A.BoolAttr(slp_vec),
                     "unroll_threshold": A.IntegerAttr(threshold, A.i64),
+                    "loop_unswitch": A.BoolAttr(unswitch),
                 }
             ),
         )
@@ -121,7 +127,7 @@ def jit_options_of(module: Operation) -> dict[str, Any]:
     for key in ("opt_level", "unroll_threshold"):
         if key in entries:
             out[key] = int(entries[key].value)
-    for key in ("loop_vectorize", "slp_vectorize"):
+    for key in ("loop_vectorize", "slp_vectorize", "loop_unswitch"):
         if key in entries:
             out[key] = bool(entries[key].value)
     if "fast_math" in entries:

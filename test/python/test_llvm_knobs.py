@@ -68,6 +68,7 @@ def test_lower_to_cpu_records_the_defaults_at_one_module_site() -> None:
         "loop_vectorize",
         "slp_vectorize",
         "unroll_threshold",
+        "loop_unswitch",
     }
     assert all(r.site == SITE for r in records.values())
     assert {n: r.default for n, r in records.items()} == {
@@ -76,6 +77,7 @@ def test_lower_to_cpu_records_the_defaults_at_one_module_site() -> None:
         "loop_vectorize": True,
         "slp_vectorize": True,
         "unroll_threshold": 300,
+        "loop_unswitch": False,
     }
     compiled = mlc.compile(PROGRAM)
     opts = compiled.jit.options
@@ -91,6 +93,7 @@ def test_lower_to_cpu_records_the_defaults_at_one_module_site() -> None:
         ("loop_vectorize", [False, True]),
         ("slp_vectorize", [False, True]),
         ("unroll_threshold", list(UNROLL_THRESHOLDS)),
+        ("loop_unswitch", [False, True]),
     ],
 )
 def test_every_value_compiles_runs_and_reaches_the_jit(name: str, values: list) -> None:

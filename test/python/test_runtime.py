@@ -768,3 +768,55 @@ def test_unresolved_external_symbol() -> None:
 def test_internal_entry_rejected() -> None:
     with pytest.raises(JITError, match="entry function 'first' has internal linkage"):
         compile_llvm_ir(TINY.replace("define void", "define internal void"), tiny_sig())
+
+
+# A loop with a branch on a loop-invariant flag whose two sides store to different arrays:
+# non-trivial unswitching (O3) makes one copy of the loop per side (blocks suffixed `.us`).
+# The arguments are memrefs in the expanded calling convention (a, b: ?xf32; flag: i64).
+UNSWITCH = """
+define void @pick(ptr %a0, ptr noalias %a, i64 %ao, i64 %n, i64 %as, ptr %b0, ptr noalias %b,
+                  i64 %bo, i64 %bn, i64 %bs, ptr %f0, ptr %fp, i64 %fo) {
+entry:
+  %flag = load i64, ptr %fp
+  %f = icmp ne i64 %flag, 0
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i1, %latch ]
+  %v = sitofp i64 %i to float
+  br i1 %f, label %left, label %right
+left:
+  %pa = getelementptr float, ptr %a, i64 %i
+  store float %v, ptr %pa
+  br label %latch
+right:
+  %pb = getelementptr float, ptr %b, i64 %i
+  store float %v, ptr %pb
+  br label %latch
+latch:
+  %i1 = add i64 %i, 1
+  %c = icmp slt i64 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize("unswitch", [False, True])
+def test_loop_unswitch_option(unswitch: bool) -> None:
+    sig = {
+        "pick": Signature(
+            [ArgSpec("a", "f32", ("n",)), ArgSpec("b", "f32", ("n",)), ArgSpec("flag", "i64", ())],
+            [],
+        )
+    }
+    m = compile_llvm_ir(UNSWITCH, sig, loop_unswitch=unswitch, use_cache=False)
+    assert m.options.loop_unswitch is unswitch
+    assert (".us" in m.llvm_ir_optimized) is unswitch
+    for flag in (0, 1):
+        a, b = np.zeros(37, np.float32), np.zeros(37, np.float32)
+        m.pick(a, b, np.array(flag, np.int64))
+        np.testing.assert_array_equal(a if flag else b, np.arange(37, dtype=np.float32))
+        assert not (b if flag else a).any()
+    with pytest.raises(ValueError, match="loop_unswitch must be a bool"):
+        JitOptions(loop_unswitch=1)
