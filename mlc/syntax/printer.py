@@ -30,6 +30,9 @@ __all__ = ["Printer", "print_op", "attr_to_str", "escape_string", "keyword_or_st
 
 UNKNOWN_VALUE = UNNAMED
 UNKNOWN_BLOCK = "<<UNKNOWN BLOCK>>"
+_VALUE = attrgetter("value")
+_VALUE_TYPE = attrgetter("value.type")
+_TYPE = attrgetter("type")
 _CHUNK = range(256)
 """Ops printed between joins of the output pieces in a block's custom-form loop."""
 _MEMO_LIMIT = 4096
@@ -721,20 +724,30 @@ class Printer:
 
     def _print_generic(self, op: Operation, lead: str) -> None:
         out = self._out
-        names = self._names
         operands = op._operands
-        text = lead + self._quoted[op.name] + "("
         if operands:
-            text += ", ".join([names[u.value] for u in operands])
-        text += ")"
+            # C-level maps (a list comprehension is a Python call per op).
+            text = ", ".join(map(self._names.__getitem__, map(_VALUE, operands)))
+            text = f"{lead}{self._quoted[op.name]}({text})"
+        else:
+            text = f"{lead}{self._quoted[op.name]}()"
         if op.successors:
             blocks = self._blocks
             text += "[" + ", ".join([blocks.get(b, UNKNOWN_BLOCK) for b in op.successors]) + "]"
         attrs = op._attrs
         defaults = op._prop_defaults
-        if defaults:  # MLIR's generic form spells out every property, defaults included
-            attrs = {**defaults, **attrs} if attrs else defaults
         discardable: dict[str, Attribute] | None = None
+        if defaults and not attrs:  # every property at its default: the split is the class's
+            split = self._generic_attrs.get(type(op))  # type: ignore[call-overload]
+            if split is None:
+                split = self._generic_attrs[type(op)] = self._split_generic_attrs(  # type: ignore[index]
+                    op._prop_names, defaults
+                )
+            text += split[0]
+            discardable = split[1]
+            attrs = None
+        elif defaults:  # MLIR's generic form spells out every property, defaults included
+            attrs = {**defaults, **attrs}
         if attrs:
             key = (op._prop_names, *attrs.items())
             split = self._generic_attrs.get(key)
@@ -754,7 +767,7 @@ class Printer:
         if discardable:
             text += " {" + self._dict_entries(discardable, ()) + "}"
         res = op.results
-        key = (*[u.value.type for u in operands], None, *[r.type for r in res])
+        key = (*map(_VALUE_TYPE, operands), None, *map(_TYPE, res))
         sig = self._signatures.get(key)
         if sig is None:
             sig = self._generic_signature(operands, res)
