@@ -714,3 +714,26 @@ def test_value_names_last_one_session() -> None:
         P._SLOT_SESSION.release()
     assert inner == print_op(m, generic=True) and inner_custom == print_op(m)
     assert add.results[0]._name is UNNAMED
+
+
+def test_numbers_past_the_shared_name_table_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SSA numbers come from a shared table of `%N` strings; past its limit they are made per
+    use, and a block longer than the table prints the same text."""
+    import mlc.syntax.printer as printer_mod
+
+    lines = ["func.func @f(%a: i32) -> i32 {"]
+    prev = "%a"
+    for i in range(40):
+        lines.append(f"  %{i} = arith.addi {prev}, %a : i32")
+        prev = f"%{i}"
+    lines += [f"  return {prev} : i32", "}"]
+    text = "\n".join(lines)
+    expected = str(parse_module(text))
+    monkeypatch.setattr(printer_mod, "_PERCENT", [])
+    monkeypatch.setattr(printer_mod, "_PERCENT_LIMIT", 16)
+    module = parse_module(text)
+    assert str(module) == expected
+    assert len(printer_mod._PERCENT) == 16
+    assert "%39 = arith.addi %38, %arg0 : i32" in expected
+    # The names are reset after the session: a second print numbers afresh.
+    assert str(module) == expected
