@@ -185,6 +185,35 @@ class _ConstText(str):
     __slots__ = ()
 
 
+def _concat(pieces: list[Any]) -> str:
+    """The source of the string `pieces` (constant texts and str-valued expressions) joined:
+    one f-string (one BUILD_STRING instead of a `+` per piece) when every expression can sit
+    in one, else the `+` chain."""
+    parts = [repr(str(x)) if type(x) is _ConstText else x for x in pieces]
+    exprs = [x for x in pieces if type(x) is not _ConstText]
+    if len(parts) < 2 or any(_UNSAFE_IN_FSTRING.intersection(e) for e in exprs):
+        return " + ".join(parts)
+    quote = "'" if not any("'" in e for e in exprs) else '"'
+    if any(quote in e for e in exprs):
+        return " + ".join(parts)
+    body = []
+    for x in pieces:
+        if type(x) is _ConstText:
+            r = repr(str(x))  # escaped, between the quotes repr chose
+            text = r[1:-1]
+            if r[0] != quote:  # the other kind: repr left `quote` itself unescaped
+                text = text.replace(quote, "\\" + quote)
+            body.append(text.replace("{", "{{").replace("}", "}}"))
+        else:
+            body.append("{" + x + "}")
+    return "f" + quote + "".join(body) + quote
+
+
+# Characters that cannot appear in an f-string's expression before Python 3.12 (or would change
+# its meaning there: a format spec, a conversion, braces, a comment).
+_UNSAFE_IN_FSTRING = frozenset("\\#{}:!")
+
+
 class _PrintGen:
     """Emits `print_asm`, tracking MLIR's spacing state at generation time."""
 
@@ -213,8 +242,7 @@ class _PrintGen:
 
     def flush(self) -> None:
         if self.pending:
-            parts = [repr(str(x)) if type(x) is _ConstText else x for x in self.pending]
-            self.code.line("s += " + " + ".join(parts))
+            self.code.line("s += " + _concat(self.pending))
             self.pending = []
 
     def to_out(self) -> None:
