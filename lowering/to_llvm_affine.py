@@ -286,7 +286,8 @@ def _outline_parallel(fn: FnLowering, op: Operation) -> None:
         pool, serial, merge = fn.new_block(), fn.new_block(), fn.new_block()
         fn.cond_br(fn.icmp("sge", fn.sub(ub, lb), fn.const(min_extent)), pool, serial)
         fn.enter(serial)
-        attrs = {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [4, 0]), "no_inline": A.UnitAttr()}
+        segments = A.DenseArrayAttr(A.i32, [4, 0])
+        attrs = {"operandSegmentSizes": segments, "no_inline": A.UnitAttr()}
         fn.op(llvm.CallOp, [body_ptr, lb, ub, ctx_ptr], [], attrs)  # indirect: @body(lb, ub, ctx)
         fn.br(merge)
         fn.enter(pool)
@@ -294,7 +295,6 @@ def _outline_parallel(fn: FnLowering, op: Operation) -> None:
     if merge is not None:
         fn.br(merge)
         fn.enter(merge)
-
 
 
 def _min_extent(op: Operation) -> int | None:

@@ -165,6 +165,8 @@ _FUNC_UNIT_ATTRS = {
     "no_inline": "noinline", "always_inline": "alwaysinline", "no_unwind": "nounwind",
     "will_return": "willreturn", "optimize_none": "optnone",
 }  # fmt: skip
+# llvm.call's call-site function attributes (no_inline, always_inline, no_unwind, will_return).
+_CALL_UNIT_ATTRS = tuple((k, v) for k, v in _FUNC_UNIT_ATTRS.items() if k != "optimize_none")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -757,11 +759,6 @@ def _call(w: _FunctionWriter, op: Operation) -> str:
         if op.get_attr(name) is not None:
             text += " " + keyword
     return f"{w.res(op)} = {text}" if op.results else text
-
-
-_CALL_UNIT_ATTRS = tuple(
-    (k, v) for k, v in _FUNC_UNIT_ATTRS.items() if k != "optimize_none"
-)  # llvm.call's no_inline, always_inline, no_unwind, will_return
 
 
 @_instr(*_FLOAT_INTRINSICS)
