@@ -12,7 +12,23 @@ from functools import lru_cache
 
 from mlc.dialects.affine import ForOp, ParallelOp, YieldOp
 from mlc.dialects.affine_ops import LoadOp, PrefetchOp, StoreOp, VectorLoadOp, VectorStoreOp
-from mlc.dialects.arith import AddIOp, CmpFOp, ConstantOp, FastMathFlagsAttr, SelectOp
+from mlc.dialects.arith import (
+    AddIOp,
+    BitcastOp,
+    CmpFOp,
+    CmpIOp,
+    ConstantOp,
+    FastMathFlagsAttr,
+    MaximumFOp,
+    MaxSIOp,
+    MaxUIOp,
+    MinimumFOp,
+    MinSIOp,
+    MinUIOp,
+    OrIOp,
+    SelectOp,
+)
+from mlc.dialects.arith_fold import CMPI_PREDICATES
 from mlc.dialects.arith_fold import CMPF_PREDICATES
 from mlc.dialects.vector import BroadcastOp, CombiningKindAttr, ReductionOp
 from mlc.passes.affine_dependence import is_parallel
@@ -369,6 +385,35 @@ class _Analysis:
 # Transformation
 
 
+# maximumf/minimumf of f32 on the bits as i32 (knob `int_minmax`): 3 integer min/max ops per
+# vector (vpmaxsd/vpminud/vpmaxud) against LLVM's 7 for a vector maximum (vmaxps, and a
+# compare and a blend each for signed zeros and NaN). As signed integers the non-negative
+# floats (+0 up to +inf, then positive NaNs) keep their order and lie above every negative
+# float; as unsigned integers the negative floats order by magnitude (-0 lowest, -inf, then
+# negative NaNs) above every non-negative one. So:
+#   maximumf = the signed maximum if it is >= 0, else the unsigned minimum (all negative);
+#   minimumf = the unsigned maximum if it is negative, else the signed minimum;
+# NaN when the signed maximum is above +inf's bits or the unsigned maximum above -inf's.
+# Each slot: (vector.reduction kind, combining op, initial bits). The initial bits of the
+# unsigned minimum and the signed minimum are -inf and +inf, so that an empty vector loop
+# yields the neutral element.
+_POS_INF_BITS = 0x7F800000
+_NEG_INF_BITS = 0xFF800000 - (1 << 32)  # as a signless i32 attribute value
+_QNAN_BITS = 0x7FC00000
+_INT_KEY_SLOTS: dict[str, tuple[tuple[str, type, int], ...]] = {
+    "maximumf": (
+        ("maxsi", MaxSIOp, -(1 << 31)),
+        ("minui", MinUIOp, _NEG_INF_BITS),
+        ("maxui", MaxUIOp, 0),
+    ),
+    "minimumf": (
+        ("maxui", MaxUIOp, 0),
+        ("minsi", MinSIOp, _POS_INF_BITS),
+        ("maxsi", MaxSIOp, -(1 << 31)),
+    ),
+}
+
+
 def _identity_attr(kind: str, t: A.Type) -> A.Attribute:
     """The neutral element of a combining kind, as a scalar attribute of type `t`."""
     if type(t) is A.FloatType:
@@ -465,7 +510,14 @@ class _Bounds:
 class _Vectorizer:
     """Builds the vector loop in front of `loop` and turns `loop` into the scalar epilogue."""
 
-    def __init__(self, loop: ForOp, plan: _Plan, lanes: int, copies: int = 1) -> None:
+    def __init__(
+        self,
+        loop: ForOp,
+        plan: _Plan,
+        lanes: int,
+        copies: int = 1,
+        int_keys: frozenset[Operation] = frozenset(),
+    ) -> None:
         self.loop = loop
         self.plan = plan
         self.lanes = lanes
@@ -480,6 +532,18 @@ class _Vectorizer:
         self.vloop: ForOp | None = None  # the vector loop being built
         self.partials: list[Value] = []  # per reduction, the vector the last loop ends with
         self.select_combines: set[Operation] = set()  # see nan_free_init
+        # maximumf/minimumf combines vectorized on the bits as integers (see _INT_KEY_SLOTS);
+        # per combine, its three accumulators in the copy being built.
+        self.int_keys = int_keys
+        self.key_accs: dict[Operation, list[Value]] = {}
+
+    def slots(self, r: _Reduction) -> tuple[tuple[str, type, int], ...] | None:
+        """The integer accumulators of an int-key reduction (None: one float accumulator)."""
+        return _INT_KEY_SLOTS[r.kind] if r.combine in self.int_keys else None
+
+    def slot_count(self, r: _Reduction) -> int:
+        got = self.slots(r)
+        return 1 if got is None else len(got)
 
     def vtype(self, t: A.Type) -> A.VectorType:
         return A.VectorType([self.lanes], t)
@@ -555,6 +619,13 @@ class _Vectorizer:
         self.select_combines = {r.combine for r in plan.reductions if self.nan_free_init(r)}
         for r in plan.reductions:
             vt = self.vtype(r.acc.type)
+            keys = self.slots(r)
+            if keys is not None:
+                it = self.vtype(A.IntegerType(32))
+                for _, _, init in keys:
+                    splat = ConstantOp.create([], [it], {"value": A.DenseElementsAttr(it, init)})
+                    inits.append(self.insert_before_loop(splat).results[0])
+                continue
             if r.combine in self.select_combines:
                 value = float("-inf") if r.kind == "maxnumf" else float("inf")
                 splat = ConstantOp.create([], [vt], {"value": A.DenseElementsAttr(vt, value)})
@@ -620,6 +691,20 @@ class _Vectorizer:
         self.insert_in_body(sel)
         self.vmap[op.results[0]] = sel.results[0]
 
+    def key_combine(self, op: Operation, loc: A.Location) -> None:
+        """The vector form of an int-key maximumf/minimumf step: the element bits as i32 into
+        each of the reduction's integer accumulators (`_INT_KEY_SLOTS`)."""
+        r = next(r for r in self.plan.reductions if r.combine is op)
+        a, b = (u.value for u in op._operands)
+        x = self.vector(b if a is r.acc else a, loc)
+        it = self.vtype(A.IntegerType(32))
+        bits = self.insert_in_body(BitcastOp.create([x], [it]), loc).results[0]
+        accs = self.key_accs[op]
+        new = []
+        for acc, (_, cls, _) in zip(accs, _INT_KEY_SLOTS[r.kind]):
+            new.append(self.insert_in_body(cls.create([acc, bits], [it]), loc).results[0])
+        self.key_accs[op] = new
+
     def build_loop(
         self,
         lower: tuple[AffineMap, list[Value]],
@@ -632,7 +717,7 @@ class _Vectorizer:
         Copy j of the body handles iterations iv + j * lanes and carries its own accumulator
         for each reduction (iter_args ordered by copy, then reduction)."""
         loop, plan = self.loop, self.plan
-        n = len(plan.reductions)
+        n = sum(self.slot_count(r) for r in plan.reductions)
         vloop = ForOp.build_for(lower, upper, self.lanes * copies, inits * copies)
         self.loop.parent.insert_before(vloop, self.loop)  # type: ignore[union-attr]
         vloop.location = self.loop.location
@@ -649,13 +734,23 @@ class _Vectorizer:
             self.offset = j * self.lanes
             self.vmap = {}
             self.smap = {loop.induction_var: vloop.induction_var}
-            for r, arg in zip(plan.reductions, block.arguments[1 + j * n : 1 + (j + 1) * n]):
-                self.vmap[r.acc] = arg
+            args = list(block.arguments[1 + j * n : 1 + (j + 1) * n])
+            for r in plan.reductions:
+                c = self.slot_count(r)
+                if self.slots(r) is None:
+                    self.vmap[r.acc] = args[0]
+                else:
+                    self.key_accs[r.combine] = args[:c]
+                args = args[c:]
             for op in list(loop.body_block):
                 if type(op) is YieldOp or op in skip:
                     continue
                 self.vectorize_op(op)
-            yields += [self.vmap[r.combine.results[0]] for r in plan.reductions]
+            for r in plan.reductions:
+                if self.slots(r) is None:
+                    yields.append(self.vmap[r.combine.results[0]])
+                else:
+                    yields += self.key_accs[r.combine]
         self.offset = 0
         if inits:
             self.body_anchor.set_operands(yields)  # type: ignore[union-attr]
@@ -665,23 +760,32 @@ class _Vectorizer:
         """Fold the main loop's partial-result vectors pairwise (a tree) into one per
         reduction, with the reduction's own combining op on vectors."""
         assert self.vloop is not None
-        n = len(self.plan.reductions)
+        plan = self.plan
+        n = sum(self.slot_count(r) for r in plan.reductions)
         results = list(self.vloop.results)
         out: list[Value] = []
         after = self.vloop
-        for i, r in enumerate(self.plan.reductions):
-            parts = [results[j * n + i] for j in range(copies)]
-            while len(parts) > 1:
-                nxt = []
-                for a, b in zip(parts[::2], parts[1::2]):
-                    attrs = dict(r.combine._attrs) if r.combine._attrs else None
-                    op = type(r.combine).create([a, b], [a.type], attrs)
-                    op.location = r.combine.location
-                    self.loop.parent.insert_after(op, after)  # type: ignore[union-attr]
-                    after = op
-                    nxt.append(op.results[0])
-                parts = nxt
-            out.append(parts[0])
+        i = 0
+        for r in plan.reductions:
+            keys = self.slots(r)
+            combiners: list[tuple[type, dict | None]] = (
+                [(type(r.combine), dict(r.combine._attrs) if r.combine._attrs else None)]
+                if keys is None
+                else [(cls, None) for _, cls, _ in keys]
+            )
+            for cls, attrs in combiners:
+                parts = [results[j * n + i] for j in range(copies)]
+                i += 1
+                while len(parts) > 1:
+                    nxt = []
+                    for a, b in zip(parts[::2], parts[1::2]):
+                        op = cls.create([a, b], [a.type], attrs)
+                        op.location = r.combine.location
+                        self.loop.parent.insert_after(op, after)  # type: ignore[union-attr]
+                        after = op
+                        nxt.append(op.results[0])
+                    parts = nxt
+                out.append(parts[0])
         return out
 
     def vectorize_op(self, op: Operation) -> None:
@@ -718,6 +822,9 @@ class _Vectorizer:
         if op in self.select_combines:
             self.select_combine(op, loc)
             return
+        if op in self.int_keys:
+            self.key_combine(op, loc)
+            return
         operands = [self.vector(u.value, loc) for u in op._operands]
         types = [self.vtype(r.type) for r in op.results]
         attrs = dict(op._attrs) if op._attrs else None
@@ -739,6 +846,57 @@ class _Vectorizer:
         ]
         return AffineMap(amap.num_dims, amap.num_symbols, tuple(results))
 
+    def key_finish(self, r: _Reduction, parts: list[Value], init: Value, after: Operation) -> Value:
+        """The float result of an int-key reduction, inserted before `after`: each integer
+        accumulator reduced (vector.reduction maxsi/minui/...), NaN when a NaN's bits were
+        seen, else the bits the sign case selects (`_INT_KEY_SLOTS`), combined with the
+        initial value by the scalar op itself (exact: NaN and signed zeros included)."""
+        i32 = A.IntegerType(32)
+        loc = r.combine.location
+        block = self.loop.parent
+
+        def emit(op: Operation) -> Value:
+            op.location = loc
+            block.insert_before(op, after)  # type: ignore[union-attr]
+            return op.results[0]
+
+        def const(v: int) -> Value:
+            return emit(ConstantOp.create([], [i32], {"value": A.IntegerAttr(v, i32)}))
+
+        def cmp(pred: str, a: Value, b: Value) -> Value:
+            attrs = {"predicate": A.IntegerAttr(CMPI_PREDICATES.index(pred), A.i64)}
+            return emit(CmpIOp.create([a, b], [A.i1], attrs))
+
+        red = {
+            name: emit(
+                ReductionOp.create([v], [i32], {"kind": CombiningKindAttr(name)})
+            )
+            for (name, _, _), v in zip(_INT_KEY_SLOTS[r.kind], parts)
+        }
+        # A NaN's bits: above +inf's as signed (positive NaNs), above -inf's as unsigned.
+        nan = emit(
+            OrIOp.create(
+                [
+                    cmp("ugt", red["maxui"], const(_NEG_INF_BITS)),
+                    cmp("sgt", red["maxsi"], const(_POS_INF_BITS)),
+                ],
+                [A.i1],
+            )
+        )
+        if r.kind == "maximumf":
+            # A non-negative element (signed bits >= 0): the largest is the signed maximum;
+            # all negative: the one of least magnitude, the unsigned minimum.
+            pick = cmp("sge", red["maxsi"], const(0))
+            val = emit(SelectOp.create([pick, red["maxsi"], red["minui"]], [i32]))
+        else:
+            # A negative element: the one of largest magnitude, the unsigned maximum; else
+            # the least non-negative, the signed minimum.
+            pick = cmp("slt", red["maxui"], const(0))
+            val = emit(SelectOp.create([pick, red["maxui"], red["minsi"]], [i32]))
+        bits = emit(SelectOp.create([nan, const(_QNAN_BITS), val], [i32]))
+        f = emit(BitcastOp.create([bits], [r.acc.type]))
+        return emit(type(r.combine).create([init, f], [r.acc.type]))
+
     def finish(self, epilogue: AffineMap | None, operands: list[Value]) -> None:
         """Reduce the accumulators after the vector loop; the old loop becomes the epilogue."""
         loop, plan = self.loop, self.plan
@@ -747,13 +905,31 @@ class _Vectorizer:
         n_ub = len(loop.upperBoundOperands)
         finals: dict[int, Value] = {}
         after = loop  # new ops go between the vector loop and the epilogue
-        for r, vres in zip(plan.reductions, self.partials):
+        partials = list(self.partials)
+        for r in plan.reductions:
+            c = self.slot_count(r)
+            vres, parts = partials[0], partials[:c]
+            partials = partials[c:]
             if r.load is not None:
                 init_load = self.insert_before_loop(r.load.clone())
                 init_load.location = r.load.location
                 init = init_load.results[0]
             else:
                 init = loop._operands[n_lb + n_ub + r.position].value
+            if c > 1:
+                res = self.key_finish(r, parts, init, after)
+                if r.load is not None:
+                    store = StoreOp.build_store(
+                        res,
+                        r.store.memref_value,  # type: ignore[union-attr]
+                        list(r.store.map_operands),  # type: ignore[union-attr]
+                        r.store.affine_map,  # type: ignore[union-attr]
+                        r.store.location,  # type: ignore[union-attr]
+                    )
+                    loop.parent.insert_before(store, after)  # type: ignore[union-attr]
+                else:
+                    finals[r.position] = res
+                continue
             attrs: dict[str, A.Attribute] = {"kind": CombiningKindAttr(r.kind)}
             fm = r.combine.get_attr("fastmath")
             flags = getattr(fm, "flags", 0)
@@ -808,7 +984,8 @@ class AffineVectorizePass(Pass):
     the loop scalar (domain: 1 and the lanes of 128/256/512-bit vectors of the widest element;
     default: `virtual-vector-size`, else vectors of `vector-bits`, by default the host's
     widest, 512 bits with AVX-512 and 256 otherwise, clamped to a known trip count). Knob
-    `accumulators` per reduction loop (1, 2, 4, 8; default: the `accumulators` option, 4):
+    `accumulators` per reduction loop (1, 2, 4, 8; default: the `accumulators` option, 4,
+    at most 2 for a body heavier than 4 vector ops per element, e.g. one with a `math.exp`):
     the vector loop carries that many partial-result vectors per reduction, so consecutive
     vectors combine into independent dependence chains (halved while the main loop's step
     exceeds a known trip count). Other loops (strided or gathered accesses, calls, nested
@@ -836,13 +1013,20 @@ class AffineVectorizePass(Pass):
         int,
         4,
         "Default of the per-loop `accumulators` knob: independent partial-result vectors per "
-        "reduction, so the loop is not bound by the latency of one combining chain",
+        "reduction, so the loop is not bound by the latency of one combining chain (at most "
+        "2 where the body is heavier than 4 vector ops per element)",
     )
     prefetch = Option(
         bool,
         True,
         "Default of the per-row-loop `prefetch` knob: in a loop whose body passes over the "
         "same row of a read-only buffer several times, prefetch the next row during the last pass",
+    )
+    int_minmax = Option(
+        bool,
+        True,
+        "Default of the per-loop `int_minmax` knob: f32 maximumf/minimumf reductions on the "
+        "bits as integers (3 integer ops per vector instead of 7)",
     )
     num_vectorized = Statistic("num-vectorized-loops", "Number of loops vectorized")
     num_reductions = Statistic("num-reductions", "Number of reductions vectorized")
@@ -856,6 +1040,11 @@ class AffineVectorizePass(Pass):
             "accumulators",
             "choice",
             "Partial-result vectors per reduction in this loop (1: one dependence chain)",
+        ),
+        KnobDecl(
+            "int_minmax",
+            "bool",
+            "Vectorize this loop's f32 maximumf/minimumf reductions on the bits as integers",
         ),
         KnobDecl(
             "prefetch",
@@ -929,11 +1118,57 @@ class AffineVectorizePass(Pass):
             return
         copies = 1
         if plan.reductions:
-            wanted = ctx.knob(site, "accumulators", Choice(1, 2, 4, 8), self.accumulators)
+            default_k = self.accumulators
+            if _body_weight(loop, plan) > _LIGHT_BODY:
+                default_k = min(default_k, _HEAVY_BODY_ACCUMULATORS)
+            wanted = ctx.knob(site, "accumulators", Choice(1, 2, 4, 8), default_k)
             copies = self.accumulator_count(wanted, lanes, trip, bounds)
-        _Vectorizer(loop, plan, lanes, copies).run(bounds)
+        int_keys = frozenset(
+            r.combine
+            for r in plan.reductions
+            if r.kind in _INT_KEY_SLOTS and r.acc.type == A.f32
+        )
+        if int_keys and not ctx.knob(site, "int_minmax", Bool(), self.int_minmax):
+            int_keys = frozenset()
+        _Vectorizer(loop, plan, lanes, copies, int_keys).run(bounds)
         self.num_vectorized += 1
         self.num_reductions += len(plan.reductions)
+
+
+# The accumulators' default by the weight of the loop body. k copies of a reduction exist to
+# overlap the combining op's latency (3-4 cycles, 2 ops per cycle): a body of one or two vector
+# ops per element needs 4 chains for that. A heavier body already holds independent work
+# (the next elements' computation) to overlap the chain with, and each extra copy of it adds
+# its live vectors: softmax's exp-and-sum loop (math.exp: ~16 vector ops after
+# math-polynomial-approximation, with 11 constants) spilled ~40 vectors per iteration at 4
+# copies on AVX2's 16 registers and none at 2; one thread, 64 rows in L2, load 2.9: 628 ns
+# per row at 4 copies, 526 at 2, 587 at 1 (16,384 rows from DRAM: 595 / 511 / 522).
+_LIGHT_BODY = 4  # vector ops per element up to which a loop gets the `accumulators` option
+_HEAVY_BODY_ACCUMULATORS = 2
+# Ops that math-polynomial-approximation (which runs after this pass) expands into a
+# polynomial: each weighs about as much as the vector ops it becomes.
+_EXPANDED_WEIGHT = 16
+
+
+@lru_cache(maxsize=None)
+def _expanded_math() -> frozenset[str]:
+    from mlc.passes.math_approx import APPROXIMATIONS
+
+    return frozenset("math." + n for n in APPROXIMATIONS)
+
+
+def _body_weight(loop: ForOp, plan: _Plan) -> int:
+    """The vector ops one element of `loop` costs: ops on varying values other than memory
+    accesses and the terminator, an op that math-polynomial-approximation expands counting
+    `_EXPANDED_WEIGHT`."""
+    expanded = _expanded_math()
+    weight = 0
+    for op in loop.body_block:
+        t = type(op)
+        if t in (LoadOp, StoreOp, YieldOp) or not any(r in plan.varying for r in op.results):
+            continue
+        weight += _EXPANDED_WEIGHT if op.name in expanded else 1
+    return weight
 
 
 # ---------------------------------------------------------------------------------------------
@@ -978,7 +1213,8 @@ def _prefetch_next_row(row: Operation, ctx: PassContext, default: bool) -> bool:
     """In a loop over rows (an `affine.for`, or a 1-D `affine.parallel`) whose body holds two
     or more vector loops reading the current row of the same read-only 2-D buffer (softmax's
     max and exp passes, layernorm's mean and variance passes), prefetch the next row's cache
-    lines from the last of those loops with the widest step: the row is then in the caches
+    lines from the last of those loops whose step covers a cache line (else the last with the
+    widest step): the row is then in the caches
     when its first pass starts, instead of that pass waiting for memory (hardware
     prefetchers stop at the 4 KiB page). Knob `prefetch` at the row loop."""
     body = row.regions[0].blocks[0]
@@ -1005,8 +1241,12 @@ def _prefetch_next_row(row: Operation, ctx: PassContext, default: bool) -> bool:
         return False
     outputs = _row_outputs(body, row_iv, written, passes)
     for buf, ps in candidates:
+        # The last pass whose step covers a cache line (one prefetch per line), else the last
+        # of the widest step.
+        line = _LINE_BYTES // _element_bytes(buf)
         widest = max(p[0].step_value for p in ps)  # type: ignore[attr-defined]
-        loop, loads = [p for p in ps if p[0].step_value == widest][-1]  # type: ignore[attr-defined]
+        step = min(widest, line)
+        loop, loads = [p for p in ps if p[0].step_value >= step][-1]  # type: ignore[attr-defined]
         for ld in loads:
             m = ld.affine_map
             c = offset_from(m.results[1], ld.map_operands, loop.body_block.arguments[0])  # type: ignore[attr-defined]

@@ -59,15 +59,21 @@ func.func @sum_static(%x: memref<1000xf32>) -> f32 {
 // -----
 
 // maximumf (exact under reordering) in the memory form: 64 = 2 x 32, so the main loop is all.
+// On f32 bits as integers (knob int_minmax): each of the 4 copies carries the 3 integer
+// accumulators (iter_args by copy, then accumulator), combined pairwise per accumulator.
 // CHECK-LABEL: func.func @max_exact(
 // CHECK: %[[INIT:.+]] = affine.load %{{.+}}[%{{.+}}] : memref<?xf32>
-// CHECK: %[[P:.+]]:4 = affine.for %{{.+}} = 0 to 64 step 32 iter_args(
-// CHECK-COUNT-4: arith.maximumf %{{.+}}, %{{.+}} : vector<8xf32>
+// CHECK: %[[P:.+]]:12 = affine.for %{{.+}} = 0 to 64 step 32 iter_args(
+// CHECK-COUNT-4: arith.maxui %{{.+}}, %{{.+}} : vector<8xi32>
 // CHECK: affine.yield
-// CHECK: arith.maximumf %[[P]]#0, %[[P]]#1 : vector<8xf32>
-// CHECK: arith.maximumf %[[P]]#2, %[[P]]#3 : vector<8xf32>
-// CHECK: %[[M:.+]] = arith.maximumf
-// CHECK: %[[R:.+]] = vector.reduction <maximumf>, %[[M]], %[[INIT]] : vector<8xf32> into f32
+// CHECK: arith.maxsi %[[P]]#0, %[[P]]#3 : vector<8xi32>
+// CHECK: arith.maxsi %[[P]]#6, %[[P]]#9 : vector<8xi32>
+// CHECK: arith.minui %[[P]]#1, %[[P]]#4 : vector<8xi32>
+// CHECK: arith.maxui %[[P]]#2, %[[P]]#5 : vector<8xi32>
+// CHECK: vector.reduction <maxsi>
+// CHECK: vector.reduction <minui>
+// CHECK: vector.reduction <maxui>
+// CHECK: %[[R:.+]] = arith.maximumf %[[INIT]], %{{.+}} : f32
 // CHECK: affine.store %[[R]]
 // CHECK-NOT: affine.for
 // CHECK: return
@@ -205,4 +211,64 @@ func.func @maxnum_nan_init(%x: memref<1024xf32>, %init: f32) -> (f32, f32) {
     affine.yield %0 : f32
   }
   return %r, %s : f32, f32
+}
+
+// -----
+
+// A heavy body (math.exp, which math-polynomial-approximation expands into ~16 vector ops)
+// gets at most 2 accumulators by default: the body's own work overlaps the combining chain,
+// and 4 copies of it spilled on AVX2's 16 registers. `accumulators=1` still gives 1.
+// CHECK-LABEL: func.func @exp_sum(
+// CHECK: %[[P:.+]]:2 = affine.for %{{.+}} = 0 to 1024 step 16 iter_args(
+// CHECK-COUNT-2: math.exp %{{.+}} : vector<8xf32>
+// CHECK: affine.yield
+// CHECK: arith.addf %[[P]]#0, %[[P]]#1 : vector<8xf32>
+// ONE-LABEL: func.func @exp_sum(
+// ONE: affine.for %{{.+}} = 0 to 1024 step 8 iter_args(%{{.+}} = %{{.+}}) -> (vector<8xf32>) {
+
+func.func @exp_sum(%x: memref<1024xf32>) -> f32 {
+  %c0 = arith.constant 0.0 : f32
+  %r = affine.for %i = 0 to 1024 iter_args(%acc = %c0) -> (f32) {
+    %0 = affine.load %x[%i] : memref<1024xf32>
+    %1 = math.exp %0 : f32
+    %2 = arith.addf %acc, %1 : f32
+    affine.yield %2 : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+// The limit is more than 4 vector ops per element (the combining op included): 4 keep the
+// option's 4 accumulators (@light4), 5 get 2 (@heavy5).
+// CHECK-LABEL: func.func @light4(
+// CHECK: affine.for %{{.+}} = 0 to 1024 step 32 iter_args(
+// CHECK-LABEL: func.func @heavy5(
+// CHECK: affine.for %{{.+}} = 0 to 1024 step 16 iter_args(
+
+func.func @light4(%x: memref<1024xf32>, %s: f32) -> f32 {
+  %c0 = arith.constant 0.0 : f32
+  %r = affine.for %i = 0 to 1024 iter_args(%acc = %c0) -> (f32) {
+    %0 = affine.load %x[%i] : memref<1024xf32>
+    %1 = arith.subf %0, %s : f32
+    %2 = arith.mulf %1, %1 : f32
+    %3 = arith.mulf %2, %s : f32
+    %4 = arith.addf %acc, %3 : f32
+    affine.yield %4 : f32
+  }
+  return %r : f32
+}
+
+func.func @heavy5(%x: memref<1024xf32>, %s: f32) -> f32 {
+  %c0 = arith.constant 0.0 : f32
+  %r = affine.for %i = 0 to 1024 iter_args(%acc = %c0) -> (f32) {
+    %0 = affine.load %x[%i] : memref<1024xf32>
+    %1 = arith.subf %0, %s : f32
+    %2 = arith.mulf %1, %1 : f32
+    %3 = arith.mulf %2, %s : f32
+    %4 = arith.addf %3, %s : f32
+    %5 = arith.addf %acc, %4 : f32
+    affine.yield %5 : f32
+  }
+  return %r : f32
 }

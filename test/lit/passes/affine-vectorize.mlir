@@ -85,13 +85,14 @@ func.func @exact_and_short(%a: memref<32xi32>, %b: memref<3xi32>) {
 
 // -----
 
-// Reductions: a sum carried in iter_args and a max into a loop-invariant element get vector
-// accumulators starting at the neutral element (-0.0, -inf); vector.reduction folds in the
-// initial value, and the epilogue continues from there.
+// Reductions: a sum carried in iter_args gets a vector accumulator starting at the neutral
+// element (-0.0), vector.reduction folds in the initial value, and the epilogue continues
+// from there. The f32 max into a loop-invariant element is reduced on its bits as integers
+// (three accumulators, see affine-vectorize-int-minmax.mlir), then folded into the initial
+// value by a scalar maximumf.
 // CHECK-LABEL: func.func @reductions
 // CHECK-SAME: (%[[A:.+]]: memref<?x?xf32>, %[[M:.+]]: memref<?xf32>, %[[Z:.+]]: f32)
 // CHECK-DAG: %[[NEG0:.+]] = arith.constant dense<-0.000000e+00> : vector<8xf32>
-// CHECK-DAG: %[[NINF:.+]] = arith.constant dense<0xFF800000> : vector<8xf32>
 // CHECK: %[[VS:.+]] = affine.for %[[J:.+]] = 0 to #{{.+}} step 8 iter_args(%[[ACC:.+]] = %[[NEG0]]) -> (vector<8xf32>) {
 // CHECK-NEXT: %[[V:.+]] = affine.vector_load %[[A]][0, %[[J]]]
 // CHECK-NEXT: %[[S:.+]] = arith.addf %[[ACC]], %[[V]] : vector<8xf32>
@@ -100,12 +101,16 @@ func.func @exact_and_short(%a: memref<32xi32>, %b: memref<3xi32>) {
 // CHECK-NEXT: %[[SUM:.+]] = affine.for %{{.+}} = max #{{.+}} to %{{.+}} iter_args(%{{.+}} = %[[R]]) -> (f32) {
 // CHECK: affine.for %[[I:.+]] = 0 to %{{.+}} {
 // CHECK-NEXT: %[[INIT:.+]] = affine.load %[[M]][%[[I]]] : memref<?xf32>
-// CHECK-NEXT: %[[VM:.+]] = affine.for %{{.+}} step 8 iter_args(%[[MACC:.+]] = %[[NINF]]) -> (vector<8xf32>) {
+// CHECK-NEXT: %[[VM:.+]]:3 = affine.for %{{.+}} step 8 iter_args({{.+}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>) {
 // CHECK-NEXT: %[[W:.+]] = affine.vector_load %[[A]][%[[I]], %{{.+}}]
-// CHECK-NEXT: %[[MX:.+]] = arith.maximumf %[[W]], %[[MACC]] : vector<8xf32>
-// CHECK-NEXT: affine.yield %[[MX]]
+// CHECK-NEXT: %[[WB:.+]] = arith.bitcast %[[W]] : vector<8xf32> to vector<8xi32>
+// CHECK-NEXT: arith.maxsi %{{.+}}, %[[WB]] : vector<8xi32>
+// CHECK-NEXT: arith.minui %{{.+}}, %[[WB]] : vector<8xi32>
+// CHECK-NEXT: arith.maxui %{{.+}}, %[[WB]] : vector<8xi32>
+// CHECK-NEXT: affine.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[RM:.+]] = vector.reduction <maximumf>, %[[VM]], %[[INIT]] : vector<8xf32> into f32
+// CHECK: %[[F:.+]] = arith.bitcast %{{.+}} : i32 to f32
+// CHECK-NEXT: %[[RM:.+]] = arith.maximumf %[[INIT]], %[[F]] : f32
 // CHECK-NEXT: affine.store %[[RM]], %[[M]][%[[I]]] : memref<?xf32>
 // CHECK-NEXT: affine.for
 // CHECK-NEXT: affine.load %[[A]]
