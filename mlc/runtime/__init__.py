@@ -33,19 +33,65 @@ shape against a static or shared dim, non-contiguous or misaligned array; an `ou
 wrong shape, read-only or overlapping an input), naming the argument.
 """
 
-from mlc.runtime.calling import result_pool
-from mlc.runtime.engine import (
-    EntryNotFoundError,
-    HostTarget,
-    JITError,
-    JitOptions,
-    apply_fast_math,
-    host_target,
-)
-from mlc.runtime.module import CacheInfo, CompileCache, JitModule, cache, compile_llvm_ir
-from mlc.runtime.parallel import chunk_bounds, default_threads
-from mlc.runtime.pool import BufferPool, PoolInfo
-from mlc.runtime.signature import ArgSpec, DimExpr, InputDim, Signature, SignatureError
+from typing import TYPE_CHECKING, Any
+
+# The names below load their submodule on first use (PEP 562): `import mlc.runtime.parallel`
+# does not load llvmlite, so `mlc.compile` can start the JIT's set-up on another thread (see
+# `lowering.compile`) while it parses and lowers.
+_EXPORTS = {
+    "result_pool": "calling",
+    "EntryNotFoundError": "engine",
+    "HostTarget": "engine",
+    "JITError": "engine",
+    "JitOptions": "engine",
+    "apply_fast_math": "engine",
+    "host_target": "engine",
+    "CacheInfo": "module",
+    "CompileCache": "module",
+    "JitModule": "module",
+    "cache": "module",
+    "compile_llvm_ir": "module",
+    "chunk_bounds": "parallel",
+    "default_threads": "parallel",
+    "BufferPool": "pool",
+    "PoolInfo": "pool",
+    "ArgSpec": "signature",
+    "DimExpr": "signature",
+    "InputDim": "signature",
+    "Signature": "signature",
+    "SignatureError": "signature",
+}
+
+
+def __getattr__(name: str) -> Any:
+    sub = _EXPORTS.get(name)
+    if sub is None:
+        raise AttributeError(f"module 'mlc.runtime' has no attribute '{name}'")
+    import importlib
+
+    value = getattr(importlib.import_module(f"mlc.runtime.{sub}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+if TYPE_CHECKING:
+    from mlc.runtime.calling import result_pool
+    from mlc.runtime.engine import (
+        EntryNotFoundError,
+        HostTarget,
+        JITError,
+        JitOptions,
+        apply_fast_math,
+        host_target,
+    )
+    from mlc.runtime.module import CacheInfo, CompileCache, JitModule, cache, compile_llvm_ir
+    from mlc.runtime.parallel import chunk_bounds, default_threads
+    from mlc.runtime.pool import BufferPool, PoolInfo
+    from mlc.runtime.signature import ArgSpec, DimExpr, InputDim, Signature, SignatureError
 
 __all__ = [
     "ArgSpec",

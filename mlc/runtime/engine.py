@@ -724,13 +724,13 @@ class Engine:
         ee = getattr(self, "_ee", None)
         if ee is None:
             return
-        if _WORKER.active:  # the compiling thread holds _LOCK and waits for this one
-            _DEFERRED.append(ee)
-            return
         try:
+            if _WORKER.active:  # the compiling thread holds _LOCK and waits for this one
+                _DEFERRED.append(ee)
+                return
             with _LOCK:
                 ee.close()
-        except Exception:  # interpreter shutdown: nothing left to protect
+        except Exception:  # interpreter shutdown (module globals already None): nothing to protect
             pass
 
     def _optimized_parts(self, emit: Any) -> list[str]:
