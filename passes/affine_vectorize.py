@@ -868,9 +868,7 @@ class _Vectorizer:
             return emit(CmpIOp.create([a, b], [A.i1], attrs))
 
         red = {
-            name: emit(
-                ReductionOp.create([v], [i32], {"kind": CombiningKindAttr(name)})
-            )
+            name: emit(ReductionOp.create([v], [i32], {"kind": CombiningKindAttr(name)}))
             for (name, _, _), v in zip(_INT_KEY_SLOTS[r.kind], parts)
         }
         # A NaN's bits: above +inf's as signed (positive NaNs), above -inf's as unsigned.
