@@ -15,6 +15,8 @@ from __future__ import annotations
 import gc
 import re
 import threading
+from collections import deque
+from itertools import repeat
 from operator import attrgetter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -247,15 +249,22 @@ class _Namer:
         "nc",
         "scope",
         "_groups",
-        "hooked",
+        "named",
     )
 
     def __init__(
-        self, names: _Names | _SlotNames, heads: dict, blocks: dict, generic: bool
+        self,
+        names: _Names | _SlotNames,
+        heads: dict,
+        blocks: dict,
+        generic: bool,
+        named: list[Value] | None = None,
     ) -> None:
         self.names = names
         self.slots = type(names) is _SlotNames
-        self.hooked: list[Value] = []  # values named by op hooks (reset with the session)
+        # With slot names: every value whose slot this session set, in order (the reset
+        # after the session goes through this list instead of walking the IR again).
+        self.named: list[Value] = [] if named is None else named
         self.heads = heads
         self.blocks = blocks
         self.unique = generic
@@ -302,6 +311,7 @@ class _Namer:
     def _put(self, value: Value, text: str) -> None:
         if self.slots:
             value._name = text
+            self.named.append(value)
         else:
             self.names[value] = text
 
@@ -316,8 +326,6 @@ class _Namer:
             self.nv += 1
         else:
             self._put(value, "%" + self.unique_name(name))
-        if self.slots:
-            self.hooked.append(value)
         if type(value) is OpResult and value.index:
             self._groups.append(value.index)
 
@@ -330,6 +338,7 @@ class _Namer:
             if hook is not None:
                 hook(region.parent, region, self._set_name)
         slots = self.slots
+        record = self.named.append
         for index, block in enumerate(region.blocks):
             blocks[block] = f"^bb{index}"
             for arg in block.arguments:
@@ -360,6 +369,7 @@ class _Namer:
                             text = f"%{nv}"
                         if slots:
                             r0._name = text
+                            record(r0)
                         else:
                             names[r0] = text
                         nv += 1
@@ -1089,12 +1099,13 @@ class Printer:
 
     # -- whole ops -------------------------------------------------------------------------------
 
-    def number(self, root: Operation) -> list[Value]:
-        """Name every value and block under `root` (done once before printing). Returns the
-        values that op hooks named (with `slot_names`, to be reset with the rest)."""
-        namer = _Namer(self._names, self._heads, self._blocks, self._generic)
+    def number(self, root: Operation, named: list[Value] | None = None) -> list[Value]:
+        """Name every value and block under `root` (done once before printing). With
+        `slot_names`, the values named are appended to `named` (returned) as they are named,
+        for `_reset_names` after the session (also after an exception)."""
+        namer = _Namer(self._names, self._heads, self._blocks, self._generic, named)
         namer.run(root)
-        return namer.hooked
+        return namer.named
 
     def print_top(self, op: Operation) -> str:
         """The op at indentation 0 (numbered beforehand), with aliases resolved."""
@@ -1337,39 +1348,27 @@ def print_op(
     gc.disable()
     slots = _SLOT_SESSION.acquire(blocking=False)
     root = _numbering_root(op, local_scope)
-    hooked: list[Value] = []
+    named: list[Value] = []
     try:
         p = Printer(generic=generic, debuginfo=debuginfo, aliases=aliases, slot_names=slots)
-        hooked = p.number(root)
+        p.number(root, named)
         return p.print_top(op)
     finally:
         if slots:
             try:
-                _reset_names(root, hooked)
+                _reset_names(named)
             finally:
                 _SLOT_SESSION.release()
         if gc_enabled:
             gc.enable()
 
 
-def _reset_names(root: Operation, extra: list[Value]) -> None:
-    """Put UNNAMED back in the `_name` of every value under `root` and in `extra`."""
-    for r in root.results:
-        r._name = UNNAMED
-    stack = list(root.regions)
-    while stack:
-        for block in stack.pop().blocks:
-            for arg in block.arguments:
-                arg._name = UNNAMED
-            op = block.first
-            while op is not None:
-                for r in op.results:
-                    r._name = UNNAMED
-                if op.regions:
-                    stack.extend(op.regions)
-                op = op.next
-    for v in extra:
-        v._name = UNNAMED
+def _reset_names(named: list[Value]) -> None:
+    """Put UNNAMED back in the `_name` of the values a session named (C-level: `setattr` mapped
+    over the list). The list is the session's record, not a walk of the IR: at 100k ops a walk
+    of ops, result tuples and results after the print misses the caches for all three again,
+    where the results alone lie contiguous."""
+    deque(map(setattr, named, repeat("_name"), repeat(UNNAMED)), maxlen=0)
 
 
 _PLAIN: Printer | None = None

@@ -716,6 +716,34 @@ def test_value_names_last_one_session() -> None:
     assert add.results[0]._name is UNNAMED
 
 
+class RaisingPrintOp(Op):
+    name = "test.raising_print"
+    res = result()
+
+    def print_asm(self, printer: Any) -> None:
+        raise RuntimeError("print hook failed")
+
+
+def test_value_names_reset_after_a_failed_print() -> None:
+    """The session's record of the values it named puts UNNAMED back even when a print hook
+    raises half-way; block arguments, results before and after the failing op included."""
+    from mlc.ir.core import UNNAMED
+
+    module = ModuleOp.build_module()
+    holder = module.regions[0].blocks[0].append(U("test.holder", regions=1))
+    block = holder.regions[0].add_block(Block([i32]))
+    first = block.append(U("test.a", operands=[block.arguments[0]], result_types=[i32]))
+    block.append(RaisingPrintOp.create([], [i32]))
+    last = block.append(U("test.b", operands=[first.results[0]], result_types=[i32, i32]))
+    with pytest.raises(RuntimeError, match="print hook failed"):
+        str(module)
+    values = [block.arguments[0], *first.results, *last.results]
+    assert all(v._name is UNNAMED for v in values)
+    # A detached op using them afterwards does not see names from the failed session.
+    user = U("test.use", operands=[last.results[1]])
+    assert print_op(user) == '"test.use"(<<UNKNOWN SSA VALUE>>) : (i32) -> ()'
+
+
 def test_numbers_past_the_shared_name_table_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """SSA numbers come from a shared table of `%N` strings; past its limit they are made per
     use, and a block longer than the table prints the same text."""
