@@ -64,7 +64,13 @@ def symbol_dce(table_op: Operation) -> int:
     # A second symbol of a name is never the one references resolve to: private, it is dead.
     worklist: list[Operation] = []
     private: list[tuple[Operation, str, bool]] = []
+    # Nested symbol tables, noted on this first visit: a second loop over the body after the
+    # reference walk below would read every top-level op again once the walk has evicted it
+    # from the caches (a miss per op on a module bigger than the cache).
+    tables: list[Operation] = []
     for op in body:
+        if op._has_symbol_table:
+            tables.append(op)
         name = get_symbol_name(op)
         if name is None:
             worklist.append(op)
@@ -93,8 +99,8 @@ def symbol_dce(table_op: Operation) -> int:
         if duplicate or pending[name] is op:
             op.erase(drop_uses=True)
             erased += 1
-    for op in body:
-        if op._has_symbol_table and op is not table_op:
+    for op in tables:
+        if op.parent is not None:  # not erased above
             erased += symbol_dce(op)
     return erased
 
