@@ -329,29 +329,25 @@ def compile(  # noqa: A001 - mlc.compile is the public name
             _LOWERED.move_to_end(key)
     timings: dict[str, float] = {}
     if hit is None:
-        _start_jit_setup()
-        try:
-            from mlc.pass_manager import _gc_paused
+        from mlc.pass_manager import _gc_paused
 
-            # The cyclic GC is paused from the parse to the translation (the pass manager pauses
-            # it for the pipeline already): otherwise the IR built here survives the collections
-            # that run meanwhile, reaches the oldest generation and is reclaimed, once dead, only
-            # by a full collection, which traverses the whole heap. Paused, the module dies young
-            # and the first collection after this block frees it (the MLP, 16 compiles at load 5:
-            # 20-33 ms of collections per compile, against 53-83 ms with a full one among them).
-            with _gc_paused():
-                work = mlc.parse(text) if module is None else module.clone()
-                if work.name != "builtin.module":
-                    raise CompileError(f"expected a builtin.module, got '{work.name}'")
-                work.verify()
-                timings["parse"] = time.perf_counter() - t0
-                with planning_threads(n_threads):
-                    llvm_ir, signatures, stage, jit_options, remarks = _lower(
-                        work, pipeline, knobs, verify_each
-                    )
-                del work
-        finally:
-            _finish_jit_setup()  # also when the input is bad: no thread outlives the call
+        # The cyclic GC is paused from the parse to the translation (the pass manager pauses
+        # it for the pipeline already): otherwise the IR built here survives the collections
+        # that run meanwhile, reaches the oldest generation and is reclaimed, once dead, only
+        # by a full collection, which traverses the whole heap. Paused, the module dies young
+        # and the first collection after this block frees it (the MLP, 16 compiles at load 5:
+        # 20-33 ms of collections per compile, against 53-83 ms with a full one among them).
+        with _gc_paused():
+            work = mlc.parse(text) if module is None else module.clone()
+            if work.name != "builtin.module":
+                raise CompileError(f"expected a builtin.module, got '{work.name}'")
+            work.verify()
+            timings["parse"] = time.perf_counter() - t0
+            with planning_threads(n_threads):
+                llvm_ir, signatures, stage, jit_options, remarks = _lower(
+                    work, pipeline, knobs, verify_each
+                )
+            del work
         timings.update(stage)
         if cacheable:
             with _LOCK:
@@ -378,42 +374,6 @@ def compile(  # noqa: A001 - mlc.compile is the public name
         for phase in ("parse", "compile", "load"):
             timings["llvm_" + phase] = jit.engine.timings[phase]
     return CompiledModule(jit, llvm_ir, timings, remarks)
-
-
-# The JIT's one-time set-up in a process: loading llvmlite (its shared library is 180 MB),
-# initializing the native target and compiling the runtime's support module
-# (`mlc.runtime.support`). Most of it runs in C without the GIL, so the first `compile` starts it
-# on a thread and parses and lowers meanwhile, on a core the front-end leaves idle; a pass that
-# needs the host target (`host_target()`) or the JIT waits for what is left of it.
-_setup: threading.Thread | None = None
-_setup_lock = threading.Lock()
-
-
-def _jit_setup() -> None:
-    try:
-        from mlc.runtime import host_target
-
-        host_target()
-    except Exception:  # noqa: BLE001 - the compile meets the error again where it needs the JIT
-        pass
-
-
-def _start_jit_setup() -> None:
-    global _setup
-    if _setup is not None:
-        return
-    with _setup_lock:
-        if _setup is None:
-            thread = threading.Thread(target=_jit_setup, name="mlc-jit-setup", daemon=True)
-            thread.start()
-            _setup = thread
-
-
-def _finish_jit_setup() -> None:
-    """Wait for the set-up thread: no thread of mlc's outlives a `compile` call."""
-    thread = _setup
-    if thread is not None and thread is not threading.current_thread():
-        thread.join()
 
 
 def clear_cache() -> None:
