@@ -250,6 +250,7 @@ class _Namer:
         "scope",
         "_groups",
         "named",
+        "pending",
     )
 
     def __init__(
@@ -272,6 +273,8 @@ class _Namer:
         self.nv = self.na = self.nc = 0
         self.scope = _Scope(None)
         self._groups: list[int] = []
+        # Lazy numbering (see `start`): region -> (nv, na, nc, scope, prepared) to number from.
+        self.pending: dict[Region, tuple] = {}
 
     def run(self, root: Operation) -> None:
         top = self.scope
@@ -330,54 +333,126 @@ class _Namer:
             self._groups.append(value.index)
 
     def _number_region(self, region: Region) -> list[Region]:
-        names, blocks = self.names, self.blocks
-        custom = self.custom
+        self._region_head(region)
         nested: list[Region] = []
-        if custom and region.parent is not None:
+        for index, block in enumerate(region.blocks):
+            self._number_args(block, index)
+            self._number_ops(block.first, nested)
+        return nested
+
+    def _region_head(self, region: Region) -> None:
+        """What numbering a region starts with: the block labels and the parent's arg hook."""
+        blocks = self.blocks
+        for index, block in enumerate(region.blocks):
+            blocks[block] = f"^bb{index}"
+        if self.custom and region.parent is not None:
             hook = _ARG_NAME_HOOKS[type(region.parent)]
             if hook is not None:
                 hook(region.parent, region, self._set_name)
+
+    def _number_args(self, block: Block, index: int) -> None:
+        for arg in block.arguments:
+            if self._named(arg):
+                continue
+            if index == 0:
+                self._put(arg, "%" + self._unique(f"arg{self.na}"))
+                self.na += 1
+            else:
+                self._put(arg, f"%{self.nv}")
+                self.nv += 1
+
+    def _number_ops(self, op: Operation | None, nested: list[Region]) -> None:
+        """Number the results of `op` and the ops after it in its block; collect their regions."""
+        if op is None:
+            return
+        names = self.names
+        custom = self.custom
         slots = self.slots
         record = self.named.append
-        for index, block in enumerate(region.blocks):
-            blocks[block] = f"^bb{index}"
-            for arg in block.arguments:
-                if self._named(arg):
-                    continue
-                if index == 0:
-                    self._put(arg, "%" + self._unique(f"arg{self.na}"))
-                    self.na += 1
+        nv = self.nv
+        hooks = _RESULT_NAME_HOOKS
+        pct = _percent_names(nv + op.parent._len) if op.parent is not None else _PERCENT
+        while op is not None:
+            res = op.results
+            if res:
+                r0 = res[0]
+                if (custom and hooks[type(op)] is not None) or res[-1] is not r0:
+                    self.nv = nv
+                    self._number_op_results(op)
+                    nv = self.nv
                 else:
-                    self._put(arg, f"%{self.nv}")
-                    self.nv += 1
-            op = block.first
-            nv = self.nv
-            hooks = _RESULT_NAME_HOOKS
-            pct = _percent_names(nv + block._len)
-            while op is not None:
-                res = op.results
-                if res:
-                    r0 = res[0]
-                    if (custom and hooks[type(op)] is not None) or res[-1] is not r0:
-                        self.nv = nv
-                        self._number_op_results(op)
-                        nv = self.nv
+                    try:
+                        text = pct[nv]
+                    except IndexError:  # past the table's limit (or a hook took numbers)
+                        text = f"%{nv}"
+                    if slots:
+                        r0._name = text
+                        record(r0)
                     else:
-                        try:
-                            text = pct[nv]
-                        except IndexError:  # past the table's limit (or a hook took numbers)
-                            text = f"%{nv}"
-                        if slots:
-                            r0._name = text
-                            record(r0)
-                        else:
-                            names[r0] = text
-                        nv += 1
-                if op.regions:
-                    nested.extend(op.regions)
-                op = op.next
-            self.nv = nv
-        return nested
+                        names[r0] = text
+                    nv += 1
+            if op.regions:
+                nested.extend(op.regions)
+            op = op.next
+        self.nv = nv
+
+    # -- lazy numbering: the custom form's print numbers a region's ops as it prints them ------
+    #
+    # A region's numbering starts from its parent region's final counters (custom form), so
+    # a region is numbered in print order until an op with regions comes: then the rest of
+    # it is numbered at once (`finish`) and the nested regions wait, with those counters, in
+    # `pending` until printed. At 100k ops in a block this touches each op, its results and
+    # their names once instead of in a numbering pass and again when printing. A name read
+    # before its value is numbered (a forward reference) prints as the UNNAMED marker, and
+    # `print_op` prints again with the numbering done first.
+
+    def start(self, root: Operation) -> None:
+        """Lazy numbering: `root`'s results now, its regions when printed."""
+        self._number_op_results(root)
+        state = (0, 0, 0, self.scope, False)
+        for r in root.regions:
+            self.pending[r] = state
+        for r in root.regions:
+            self.prepare(r)
+
+    def prepare(self, region: Region) -> None:
+        """Before `region`'s op prints: its labels, arg hook and entry block arguments (custom
+        hooks print them in signatures before the region)."""
+        state = self.pending.get(region)
+        if state is None or state[4]:
+            return
+        self.nv, self.na, self.nc, parent, _ = state
+        self.scope = scope = _Scope(parent)
+        self._region_head(region)
+        blocks = region.blocks
+        if blocks:
+            self._number_args(blocks[0], 0)
+        self.pending[region] = (self.nv, self.na, self.nc, scope, True)
+
+    def begin(self, region: Region) -> bool:
+        """Set the counters for printing pending `region` (False: already numbered)."""
+        if region not in self.pending:
+            return False
+        self.prepare(region)
+        self.nv, self.na, self.nc, self.scope, _ = self.pending.pop(region)
+        return True
+
+    def finish(self, block: Block, op: Operation | None) -> None:
+        """Number `op` and the rest of the region from it (at self.nv); its nested regions
+        become pending with the region's final counters."""
+        nested: list[Region] = []
+        self._number_ops(op, nested)
+        region = block.parent
+        if region is not None:
+            blocks = region.blocks
+            index = next((i for i, b in enumerate(blocks) if b is block), len(blocks))
+            for i in range(index + 1, len(blocks)):
+                self._number_args(blocks[i], i)
+                self._number_ops(blocks[i].first, nested)
+        state = (self.nv, self.na, self.nc, self.scope, False)
+        pending = self.pending
+        for r in nested:
+            pending[r] = state
 
     def _number_op_results(self, op: Operation) -> None:
         res = op.results
@@ -430,6 +505,7 @@ class Printer:
         "_out", "_names", "_heads", "_blocks", "_tstr", "_astr", "_indent", "_generic",
         "_debuginfo", "_aliasing", "_alias_recs", "_alias_roots", "_dialects", "_short",
         "_short_caches", "_preds", "_quoted", "_generic_attrs", "_signatures", "_kind_caches",
+        "_namer",
     )  # fmt: skip
 
     def __init__(
@@ -443,7 +519,9 @@ class Printer:
         self._out: list[str] = []
         # `slot_names`: names on the values (see _SlotNames; the caller resets them after).
         self._names: _Names | _SlotNames = _SlotNames() if slot_names else _Names()
-        self._heads: dict[Operation, str] = {}
+        # Multi-result heads (`%0:2`); a missing one (not numbered yet) prints the marker.
+        self._heads: dict[Operation, str] = _Names()
+        self._namer: _Namer | None = None  # set while numbering lazily (see _Namer.start)
         self._blocks: dict[Block, str] = {}
         self._tstr = _Cache(self._type_text)
         self._astr = _Cache(self._attr_entry)
@@ -631,9 +709,11 @@ class Printer:
             )
             if len(blocks) > 1:
                 self._collect_preds(region)
-            self._print_block(entry, header, print_block_terminators)
-            for block in blocks[1:]:
-                self._print_block(block, True, True)
+            namer = self._namer
+            jit = namer is not None and namer.begin(region)
+            jit = self._print_block(entry, header, print_block_terminators, jit, 0)
+            for index in range(1, len(blocks)):
+                jit = self._print_block(blocks[index], True, True, jit, index)
             self._pop_dialect()
         out.append("\n" + " " * self._indent + "}")
 
@@ -722,6 +802,9 @@ class Printer:
         res = op.results
         if res:
             lead += (self._names[res[0]] if res[-1] is res[0] else self._heads[op]) + " = "
+        if self._namer is not None and op.regions:
+            for r in op.regions:
+                self._namer.prepare(r)
         loc = self._op_loc(op.location) if self._debuginfo else None
         asm = None if self._generic else _ASM_HOOKS[type(op)]
         if asm is None:
@@ -846,8 +929,19 @@ class Printer:
             )
         return text
 
-    def _print_block(self, block: Block, header: bool, print_terminator: bool) -> None:
+    def _print_block(
+        self, block: Block, header: bool, print_terminator: bool, jit: bool = False, index: int = 0
+    ) -> bool:
+        """Print `block`; with `jit`, number its values as its ops print (lazy numbering).
+        Returns whether the next block of the region is still to be numbered that way."""
         out = self._out
+        namer = self._namer
+        if jit:
+            if index:
+                namer._number_args(block, index)  # type: ignore[union-attr]
+            if self._debuginfo or self._generic:
+                namer.finish(block, block.first)  # type: ignore[union-attr]
+                jit = False
         if header:
             out.append(self._block_header(block))
         stop = None
@@ -863,6 +957,8 @@ class Printer:
             while op is not None and op is not stop:
                 print_op(op, lead)
                 op = op.next
+        elif namer is not None:
+            jit = self._print_block_lazy(block, op, stop, lead, jit)
         else:
             # The hot path of `_print_op`, inlined: custom form, no location.
             names, heads = self._names, self._heads
@@ -894,6 +990,68 @@ class Printer:
                         break
                 out[mark:] = ("".join(out[mark:]),)
         self._indent -= 2
+        return jit
+
+    def _print_block_lazy(
+        self, block: Block, op: Operation | None, stop: Operation | None, lead: str, jit: bool
+    ) -> bool:
+        """The custom-form loop of `_print_block` in a lazily numbered session: with `jit`, an
+        op's results are numbered just before it prints; an op with regions numbers the rest
+        of the region (`_Namer.finish`) and gets its regions ready (`_Namer.prepare`)."""
+        out = self._out
+        namer: _Namer = self._namer  # type: ignore[assignment]
+        heads = self._heads
+        kinds = self._kind_cache(self._dialects[-1])
+        hooks = _RESULT_NAME_HOOKS
+        record = namer.named.append
+        nv = namer.nv
+        pct = _percent_names(nv + block._len)
+        prepare = namer.prepare
+        while op is not None and op is not stop:
+            mark = len(out)
+            for _ in _CHUNK:
+                res = op.results
+                if op.regions:
+                    if jit:
+                        namer.nv = nv
+                        namer.finish(block, op)
+                        jit = False
+                    for r in op.regions:
+                        prepare(r)
+                elif jit and res:
+                    r0 = res[0]
+                    if res[-1] is not r0 or hooks[type(op)] is not None:
+                        namer.nv = nv
+                        namer._number_op_results(op)
+                        nv = namer.nv
+                    else:
+                        try:
+                            r0._name = pct[nv]
+                        except IndexError:  # past the table's limit
+                            r0._name = f"%{nv}"
+                        record(r0)
+                        nv += 1
+                asm, eq, bare = kinds[type(op)]
+                if asm is None:
+                    self._print_op(op, lead)
+                else:
+                    if res:
+                        r0 = res[0]
+                        head = heads[op] if res[-1] is not r0 else r0._name
+                        out.append(f"{lead}{head}{eq}")
+                    else:
+                        out.append(lead + bare)
+                    asm(op, self)
+                op = op.next
+                if op is None or op is stop:
+                    break
+            out[mark:] = ("".join(out[mark:]),)
+        if jit:
+            namer.nv = nv
+            if stop is not None:  # the unprinted terminator is numbered all the same
+                namer.finish(block, stop)
+                jit = False
+        return jit
 
     # -- types -----------------------------------------------------------------------------------
 
@@ -1099,12 +1257,19 @@ class Printer:
 
     # -- whole ops -------------------------------------------------------------------------------
 
-    def number(self, root: Operation, named: list[Value] | None = None) -> list[Value]:
-        """Name every value and block under `root` (done once before printing). With
+    def number(
+        self, root: Operation, named: list[Value] | None = None, lazy: bool = False
+    ) -> list[Value]:
+        """Name every value and block under `root` (done once before printing; with `lazy`,
+        custom form with slot names only, while printing `root`: see `_Namer.start`). With
         `slot_names`, the values named are appended to `named` (returned) as they are named,
         for `_reset_names` after the session (also after an exception)."""
         namer = _Namer(self._names, self._heads, self._blocks, self._generic, named)
-        namer.run(root)
+        if lazy and namer.slots and namer.custom and not self._debuginfo:
+            self._namer = namer
+            namer.start(root)
+        else:
+            namer.run(root)
         return namer.named
 
     def print_top(self, op: Operation) -> str:
@@ -1350,9 +1515,20 @@ def print_op(
     root = _numbering_root(op, local_scope)
     named: list[Value] = []
     try:
+        # Lazy numbering when printing the whole numbered tree in the custom form; a name
+        # missing from its text (a forward reference, or a value from outside the tree, which
+        # prints the marker either way) means printing again with the numbering done first.
+        lazy = slots and op is root and not generic and not debuginfo
         p = Printer(generic=generic, debuginfo=debuginfo, aliases=aliases, slot_names=slots)
-        p.number(root, named)
-        return p.print_top(op)
+        p.number(root, named, lazy)
+        text = p.print_top(op)
+        if lazy and (UNKNOWN_VALUE in text or UNKNOWN_BLOCK in text):
+            _reset_names(named)
+            named.clear()
+            p = Printer(generic=generic, debuginfo=debuginfo, aliases=aliases, slot_names=slots)
+            p.number(root, named)
+            text = p.print_top(op)
+        return text
     finally:
         if slots:
             try:
