@@ -62,38 +62,46 @@ def symbol_dce(table_op: Operation) -> int:
     # Top-level symbols of the processed table: public ones are live; `nested` visibility is
     # private here (nothing outside this table can see it). Ops that are not symbols are live.
     # A second symbol of a name is never the one references resolve to: private, it is dead.
-    worklist: list[Operation] = []
+    #
+    # One visit per top-level op: its references are collected while it is in the caches (the
+    # live ops' into `live_refs`, a private symbol's into `refs_of`), and liveness is then
+    # resolved on names alone. Walking the live ops after this loop read every top-level op
+    # (and its attribute dict) a second time, after the loop had evicted it on a module bigger
+    # than the cache. The price: a dead private symbol's body is walked once more than before.
     private: list[tuple[Operation, str, bool]] = []
-    # Nested symbol tables, noted on this first visit: a second loop over the body after the
-    # reference walk below would read every top-level op again once the walk has evicted it
-    # from the caches (a miss per op on a module bigger than the cache).
-    tables: list[Operation] = []
+    live_refs: list[str] = []
+    refs_of: dict[str, list[str]] = {}
+    refs: list[str] = []
+    tables: list[Operation] = []  # nested symbol tables
     for op in body:
         if op._has_symbol_table:
             tables.append(op)
         name = get_symbol_name(op)
         if name is None:
-            worklist.append(op)
+            _refs(op, live_refs)
             continue
         duplicate = name in pending
         if get_symbol_visibility(op) == "public":
-            worklist.append(op)
+            _refs(op, live_refs)
             if not duplicate:
                 pending[name] = None
         else:
             private.append((op, name, duplicate))
             if not duplicate:
                 pending[name] = op
-    names: list[str] = []
+                _refs(op, refs)
+                if refs:
+                    refs_of[name] = refs
+                    refs = []
     get = pending.get
-    while worklist:
-        _refs(worklist.pop(), names)
-        for n in names:
-            target = get(n)
-            if target is not None:
-                pending[n] = None
-                worklist.append(target)
-        names.clear()
+    stack = live_refs
+    while stack:
+        n = stack.pop()
+        if get(n) is not None:
+            pending[n] = None
+            more = refs_of.get(n)
+            if more:
+                stack.extend(more)
     erased = 0
     for op, name, duplicate in private:
         if duplicate or pending[name] is op:
