@@ -74,3 +74,29 @@ module {
   }
 }
 
+
+// -----
+
+// A private nested symbol table that nothing references goes whole, public symbols and
+// private ones used inside it included (as mlir-opt --symbol-dce does).
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT: return
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NOT: @gone
+// CHECK-NOT: @inside
+// CHECK-NOT: @helper
+module {
+  func.func @main() {
+    return
+  }
+  "builtin.module"() <{sym_name = "gone", sym_visibility = "private"}> ({
+    func.func @inside() {
+      call @helper() : () -> ()
+      return
+    }
+    func.func private @helper() {
+      return
+    }
+  }) : () -> ()
+}
