@@ -916,31 +916,23 @@ class _Vectorizer:
                 init = loop._operands[n_lb + n_ub + r.position].value
             if c > 1:
                 res = self.key_finish(r, parts, init, after)
-                if r.load is not None:
-                    store = StoreOp.build_store(
-                        res,
-                        r.store.memref_value,  # type: ignore[union-attr]
-                        list(r.store.map_operands),  # type: ignore[union-attr]
-                        r.store.affine_map,  # type: ignore[union-attr]
-                        r.store.location,  # type: ignore[union-attr]
-                    )
-                    loop.parent.insert_before(store, after)  # type: ignore[union-attr]
-                else:
-                    finals[r.position] = res
-                continue
-            attrs: dict[str, A.Attribute] = {"kind": CombiningKindAttr(r.kind)}
-            fm = r.combine.get_attr("fastmath")
-            flags = getattr(fm, "flags", 0)
-            if REDUCTION_KINDS[r.combine.name][1]:
-                # The reassoc knob allowed reordering: the final reduction may use a tree too.
-                flags |= FastMathFlagsAttr.from_names("reassoc").flags
-            if flags:
-                attrs["fastmath"] = FastMathFlagsAttr(flags)
-            red = ReductionOp.create([vres, init], [r.acc.type], attrs, location=r.combine.location)
-            loop.parent.insert_before(red, after)  # type: ignore[union-attr]
+            else:
+                attrs: dict[str, A.Attribute] = {"kind": CombiningKindAttr(r.kind)}
+                fm = r.combine.get_attr("fastmath")
+                flags = getattr(fm, "flags", 0)
+                if REDUCTION_KINDS[r.combine.name][1]:
+                    # The reassoc knob allowed reordering: the final reduction may use a tree.
+                    flags |= FastMathFlagsAttr.from_names("reassoc").flags
+                if flags:
+                    attrs["fastmath"] = FastMathFlagsAttr(flags)
+                red = ReductionOp.create(
+                    [vres, init], [r.acc.type], attrs, location=r.combine.location
+                )
+                loop.parent.insert_before(red, after)  # type: ignore[union-attr]
+                res = red.results[0]
             if r.load is not None:
                 store = StoreOp.build_store(
-                    red.results[0],
+                    res,
                     r.store.memref_value,  # type: ignore[union-attr]
                     list(r.store.map_operands),  # type: ignore[union-attr]
                     r.store.affine_map,  # type: ignore[union-attr]
@@ -948,7 +940,7 @@ class _Vectorizer:
                 )
                 loop.parent.insert_before(store, after)  # type: ignore[union-attr]
             else:
-                finals[r.position] = red.results[0]
+                finals[r.position] = res
         if epilogue is None:
             for k, v in finals.items():
                 loop.results[k].replace_all_uses_with(v)
