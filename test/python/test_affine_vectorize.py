@@ -262,6 +262,37 @@ def test_row_kernels_prefetch_next_row_and_match_the_interpreter() -> None:
         _check(SOFTMAX_LAYERNORM_1024, [x], off_config, rtol=1e-4)
 
 
+def test_prefetch_distance_knob_rows_ahead_and_numerics() -> None:
+    """`prefetch_distance` (1, 2, 4; default 2) at the row loop: the read prefetches fetch the
+    row that many ahead (the write prefetches stay on the current output row); results equal
+    the interpreter's for each distance, with rows fewer than the distance (prefetches past
+    the buffer: hints, no fault) and on the thread pool."""
+    knobs = mlc.run_pipeline(mlc.parse(SOFTMAX_LAYERNORM_1024), "lower-to-cpu")
+    (rec,) = [r for r in knobs.space() if r.name == "prefetch_distance"]
+    assert rec.default == 2 and list(rec.domain.values()) == [1, 2, 4]
+    (min_trips,) = [r.default for r in knobs.space() if r.name == "min-trips"]
+    rng = np.random.default_rng(8)
+    for distance in (1, 2, 4):
+        module = mlc.parse(SOFTMAX_LAYERNORM_1024)
+        pipeline = (
+            "builtin.module(graph-shape-inference,canonicalize,graph-fusion,cse,"
+            "convert-graph-to-tensor,canonicalize,cse,bufferize,convert-tensor-to-affine,"
+            "canonicalize,cse,affine-loop-fusion,affine-parallelize{threads-only=true},"
+            f"affine-vectorize{{vector-bits=256 prefetch-distance={distance}}})"
+        )
+        mlc.run_pipeline(module, pipeline)
+        lines = [ln for ln in str(module).splitlines() if "affine.prefetch" in ln]
+        reads = [ln for ln in lines if ", read," in ln]
+        writes = [ln for ln in lines if ", write," in ln]
+        assert reads and all(f" + {distance}, " in ln for ln in reads), reads
+        # the output's row is the current one: `[%row, %col]`, no offset in the first index
+        assert writes and not any(" + " in ln.split("[")[1].split(",")[0] for ln in writes)
+        config = {rec.key: distance}
+        for rows in (1, 3, min_trips + 1):
+            x = (3 * rng.standard_normal((rows, 1024))).astype(np.float32)
+            _check(SOFTMAX_LAYERNORM_1024, [x], config, rtol=1e-4)
+
+
 def test_softmax_odd_short_and_dynamic_rows() -> None:
     """Row lengths that are not multiples of the vector (remainder loops), shorter than one
     vector, and both dims dynamic."""
