@@ -190,6 +190,23 @@ NC_HALF_STRIPS = 16
 AXPY_PARTS = 1
 # Streaming from L2 measured about 16 bytes per cycle here (1 x 784 x 512 in 40 us).
 L2_BYTES_PER_CYCLE = 16
+# Large products (at least this many multiply-adds, 512^3 and up) get a schedule that holds
+# up better when the two cores (and other jobs) share L3 and memory: the micro-kernel loop
+# unrolled twice along k (`k-unroll` 2), the next micro-tile's C rows prefetched
+# (`prefetch-c`), and an A block of a quarter of L2 instead of half (`mc`). Same-process A/B
+# on the Zen 3 VM (session 13, load 6-11 from other jobs, real-time priority, the variants'
+# order rotating per round, medians of per-round paired ratios), against the previous
+# defaults: 2 threads 2048^3 +12..+20% in seven runs (medians 152 against 129 GFLOPS, NumPy
+# 146; bests 165 against 157), 512^3 +7%, 1024^3 +2%; 1 thread (thread CPU time) 512^3 +7%,
+# 2048^3 +2%, 1024^3 0%. Each alone moved 2048^3 on 2 threads by less: k-unroll +2..+13%, the
+# A block and the C prefetch 0..+4%. Smaller products keep the lighter kernel: the unrolled
+# loop costs LLVM time (the MLP's LLVM optimization about +9% were it applied there), and on
+# 256^3 and 64 x 784 x 512 it moved them by 0..+6%.
+LARGE_MADDS = 1 << 27
+# ... but an A block of at least this many mr-row strips, the reuse of each B micro-panel
+# loaded into L1: 1024^3 (kc 1024) on 2 threads ran 3.6% faster with 10 strips (the half-L2
+# block) than with the quarter-L2 block's 5, and the same on 1 thread.
+LARGE_MIN_STRIPS = 10
 
 
 def _skinny_kinds(c: Contraction) -> dict[str, str]:
@@ -485,9 +502,12 @@ class ContractionMicrokernelPass(Pass):
         kc = ctx.knob(site, "kc", IntRange(8, 4096, 8), kc0)
         kce = min(kc, k)
         threads = self.threads or _runtime_threads()
-        # mc: the A block takes half of L2; nc: the B panel at most the smaller of half the
-        # L3 share and PANEL_L2S x L2, in equal blocks.
-        mc0 = max(mr, (caches.l2 // 2) // (kce * 4) // mr * mr)
+        # mc: the A block takes half of L2 (a quarter for large products); nc: the B panel at
+        # most the smaller of half the L3 share and PANEL_L2S x L2, in equal blocks.
+        large = b * m * n * k >= LARGE_MADDS
+        mc0 = max(mr, (caches.l2 // (4 if large else 2)) // (kce * 4) // mr * mr)
+        if large:  # each B micro-panel still serves LARGE_MIN_STRIPS strips of A
+            mc0 = max(mc0, LARGE_MIN_STRIPS * mr)
         panel = min(caches.l3 // 2, PANEL_L2S * caches.l2)
         nc0 = max(nr, panel // (kce * 4) // nr * nr)
         mc0 = min(mc0, -(-m // mr) * mr, 4096 // mr * mr)
@@ -517,9 +537,9 @@ class ContractionMicrokernelPass(Pass):
             pack = ctx.knob(site, "pack", Bool(), _ceil(m, mr) > 2)
         pack_a = ctx.knob(site, "pack-a", Bool(), pack_a0)
         inline_b = ctx.knob(site, "inline-pack-b", Bool(), False)
-        unroll = ctx.knob(site, "k-unroll", Choice(1, 2, 4, 8), 1)
+        unroll = ctx.knob(site, "k-unroll", Choice(1, 2, 4, 8), 2 if large else 1)
         prefetch = ctx.knob(site, "prefetch", Choice(0, 4, 8, 16, 32), 0)
-        prefetch_c = ctx.knob(site, "prefetch-c", Bool(), False)
+        prefetch_c = ctx.knob(site, "prefetch-c", Bool(), large)
         # `parallel` is asked by _configure once the kernel is known (par0: the nest's default).
         return Config(
             mr, nr, vl, mc, kc, nc, order, par0, pack, pack_a, inline_b, unroll, prefetch,

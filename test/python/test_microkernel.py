@@ -355,3 +355,51 @@ def test_lower_to_cpu_default_knobs(shape: tuple[int, int, int]) -> None:
     got = [mlc.compile(text, threads=t, opt_level=1).main(a, b, bias) for t in (1, 2)]
     np.testing.assert_allclose(got[0], expected, rtol=1e-4, atol=1e-3)
     assert np.array_equal(got[0], got[1])
+
+
+def test_large_products_default_schedule() -> None:
+    """Products of at least LARGE_MADDS multiply-adds default to the k loop unrolled twice, C
+    prefetched and an A block of a quarter of L2 (at least LARGE_MIN_STRIPS strips); smaller
+    ones keep k-unroll 1, no C prefetch and the half-L2 block."""
+    from mlc.lowering.microkernel import LARGE_MADDS, LARGE_MIN_STRIPS, cache_sizes
+
+    def chosen(m: int, k: int, n: int) -> tuple[dict, str]:
+        ctx = KnobContext()
+        ir = _after_pass(_matmul(str(m), str(k), str(n)), 8, ctx)
+        values = {r.name: r.value for r in ctx.space() if r.pass_name == "contraction-microkernel"}
+        return values, ir
+
+    l2 = cache_sizes().l2
+    big, ir = chosen(512, 512, 512)
+    assert 512**3 >= LARGE_MADDS
+    assert big["k-unroll"] == 2 and big["prefetch-c"] is True
+    mr, kc = big["mr"], big["kc"]
+    assert big["mc"] == min(max((l2 // 4) // (kc * 4) // mr * mr, LARGE_MIN_STRIPS * mr, mr), 516)
+    assert "affine.prefetch" in ir
+    # Two k steps per iteration of the kernel loop: 2 x mr x nr/vl FMAs in one loop body.
+    fmas_per_step = mr * big["nr"] // 8
+    bodies = [b for b in ir.split("affine.for") if b.count("vector.fma") >= 2 * fmas_per_step]
+    assert bodies
+    small, ir = chosen(256, 256, 256)
+    assert 256**3 < LARGE_MADDS
+    assert small["k-unroll"] == 1 and small["prefetch-c"] is False
+    assert "affine.prefetch" not in ir
+    mr, kc = small["mr"], small["kc"]
+    assert small["mc"] == min(max((l2 // 2) // (kc * 4) // mr * mr, mr), 258)
+
+
+@pytest.mark.parametrize("shape", [(520, 514, 530), (512, 1023, 512), (260, 1100, 522)])
+def test_large_products_numerics(shape: tuple[int, int, int]) -> None:
+    """The large-product defaults through lower-to-cpu (an even K unrolled with edge tiles in M
+    and N, an odd K where the unroll falls back to 1, and K over two kc blocks with C read back
+    and prefetched), against NumPy, and the same bits on 1 and 2 threads."""
+    m, k, n = shape
+    text = _matmul(str(m), str(k), str(n), "bias,relu")
+    rng = np.random.default_rng(k)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    bias = rng.standard_normal(n).astype(np.float32)
+    expected = np.maximum(a.astype(np.float64) @ b + bias, 0)
+    got = [mlc.compile(text, threads=t, opt_level=1).main(a, b, bias) for t in (1, 2)]
+    np.testing.assert_allclose(got[0], expected, rtol=1e-4, atol=1e-3)
+    assert np.array_equal(got[0], got[1])
