@@ -165,6 +165,10 @@ _RESULT_NAME_HOOKS = _Cache(_result_names_hook)
 _ARG_NAME_HOOKS = _Cache(_arg_names_hook)
 
 
+_DEFAULT_DIALECTS: dict[type, str] = {}
+"""`default_dialect_of` by registered op class."""
+
+
 def default_dialect_of(op: Operation | None) -> str:
     """The dialect whose prefix may be dropped from op names inside `op`'s regions."""
     if op is None:
@@ -184,6 +188,9 @@ session assigns them to values and the reset frees nothing: no int-to-text, allo
 deallocation per printed op). About 70 bytes per entry, as large as the largest block printed."""
 _PERCENT_LIMIT = 1 << 20
 """The shared table stops growing here; numbers past it are made per use."""
+
+
+_ARG_NAMES = [f"arg{i}" for i in range(64)]
 
 
 def _percent_names(n: int) -> list[str]:
@@ -351,7 +358,31 @@ class _Namer:
                 hook(region.parent, region, self._set_name)
 
     def _number_args(self, block: Block, index: int) -> None:
-        for arg in block.arguments:
+        args = block.arguments
+        if not args:
+            return
+        if index == 0 and self.slots:
+            # `%argN`, inline: unique unless an enclosing scope used the name (hook names).
+            scope = self.scope
+            record = self.named.append
+            for arg in args:
+                if arg._name is not UNNAMED:
+                    continue
+                na = self.na
+                name = _ARG_NAMES[na] if na < 64 else f"arg{na}"
+                s: _Scope | None = scope
+                while s is not None:
+                    if name in s.used:
+                        arg._name = "%" + self._unique(name)
+                        break
+                    s = s.parent
+                else:
+                    scope.used.add(name)
+                    arg._name = "%" + name
+                record(arg)
+                self.na = na + 1
+            return
+        for arg in args:
             if self._named(arg):
                 continue
             if index == 0:
@@ -418,23 +449,28 @@ class _Namer:
     def prepare(self, region: Region) -> None:
         """Before `region`'s op prints: its labels, arg hook and entry block arguments (custom
         hooks print them in signatures before the region)."""
-        state = self.pending.get(region)
-        if state is None or state[4]:
-            return
+        pending = self.pending
+        state = pending.get(region)
+        if state is not None and not state[4]:
+            pending[region] = self._prepared(region, state)
+
+    def _prepared(self, region: Region, state: tuple) -> tuple:
         self.nv, self.na, self.nc, parent, _ = state
-        self.scope = scope = _Scope(parent)
+        self.scope = _Scope(parent)
         self._region_head(region)
         blocks = region.blocks
         if blocks:
             self._number_args(blocks[0], 0)
-        self.pending[region] = (self.nv, self.na, self.nc, scope, True)
+        return (self.nv, self.na, self.nc, self.scope, True)
 
     def begin(self, region: Region) -> bool:
         """Set the counters for printing pending `region` (False: already numbered)."""
-        if region not in self.pending:
+        state = self.pending.pop(region, None)
+        if state is None:
             return False
-        self.prepare(region)
-        self.nv, self.na, self.nc, self.scope, _ = self.pending.pop(region)
+        if not state[4]:
+            state = self._prepared(region, state)
+        self.nv, self.na, self.nc, self.scope, _ = state
         return True
 
     def finish(self, block: Block, op: Operation | None) -> None:
@@ -503,7 +539,7 @@ class Printer:
 
     __slots__ = (
         "_out", "_names", "_heads", "_blocks", "_tstr", "_astr", "_indent", "_generic",
-        "_debuginfo", "_aliasing", "_alias_recs", "_alias_roots", "_dialects", "_short",
+        "_debuginfo", "_aliasing", "_alias_recs", "_alias_roots", "_dialect", "_short", "_kinds",
         "_short_caches", "_preds", "_quoted", "_generic_attrs", "_signatures", "_kind_caches",
         "_namer",
     )  # fmt: skip
@@ -531,10 +567,13 @@ class Printer:
         self._aliasing = aliases
         self._alias_recs: list[list[Any]] = []  # [attribute, alias name, body text]
         self._alias_roots: set[int] = set()
-        self._dialects = ["builtin"]
+        # The dialect whose prefix op names drop here (see `default_dialect_of`), and its
+        # caches: op name -> short name, op class -> (hook, ` = name`, `name`).
+        self._dialect = "builtin"
         self._short_caches: dict[str, _Cache] = {}
         self._short = self._short_cache("builtin")
         self._kind_caches: dict[str, _Cache] = {}
+        self._kinds = self._kind_cache("builtin")
         self._preds: dict[Block, list[Block]] = {}
         # Generic-form pieces by what they depend on (attributes and types are uniqued):
         # the quoted op name, ` <{props}>` and the ` {attrs}` split, and ` : (ins) -> outs`.
@@ -702,7 +741,16 @@ class Printer:
         out.append("{")
         blocks = region.blocks
         if blocks:
-            self._push_dialect(default_dialect_of(region.parent))
+            parent = region.parent
+            cls = type(parent)
+            dialect = _DEFAULT_DIALECTS.get(cls)
+            if dialect is None:
+                dialect = default_dialect_of(parent)
+                if getattr(cls, "_is_registered", False):  # a class-level name
+                    _DEFAULT_DIALECTS[cls] = dialect
+            outer = self._dialect
+            if dialect != outer:
+                self._set_dialect(dialect)
             entry = blocks[0]
             header = (print_empty_block and entry.first is None) or (
                 print_entry_block_args and bool(entry.arguments)
@@ -714,7 +762,8 @@ class Printer:
             jit = self._print_block(entry, header, print_block_terminators, jit, 0)
             for index in range(1, len(blocks)):
                 jit = self._print_block(blocks[index], True, True, jit, index)
-            self._pop_dialect()
+            if dialect != outer:
+                self._set_dialect(outer)
         out.append("\n" + " " * self._indent + "}")
 
     def _capture(self, fn: Callable[..., Any], *args: Any) -> str:
@@ -786,16 +835,12 @@ class Printer:
             cache = self._kind_caches[dialect] = _Cache(kind)
         return cache
 
-    def _push_dialect(self, dialect: str) -> None:
-        self._dialects.append(dialect)
+    def _set_dialect(self, dialect: str) -> None:
+        self._dialect = dialect
         cache = self._short_caches.get(dialect)
         self._short = cache if cache is not None else self._short_cache(dialect)
-
-    def _pop_dialect(self) -> None:
-        dialects = self._dialects
-        dialects.pop()
-        cache = self._short_caches.get(dialects[-1])
-        self._short = cache if cache is not None else self._short_cache(dialects[-1])
+        kinds = self._kind_caches.get(dialect)
+        self._kinds = kinds if kinds is not None else self._kind_cache(dialect)
 
     def _print_op(self, op: Operation, lead: str) -> None:
         """`lead`, the results, the op in custom or generic form, and its location."""
@@ -962,7 +1007,7 @@ class Printer:
         else:
             # The hot path of `_print_op`, inlined: custom form, no location.
             names, heads = self._names, self._heads
-            kinds = self._kind_cache(self._dialects[-1])
+            kinds = self._kinds
             slots = type(names) is _SlotNames
             # In chunks: the pieces of each chunk of ops are joined as soon as it is printed,
             # so that their memory is reused while in the cache (one list of every piece of a
@@ -1001,11 +1046,13 @@ class Printer:
         out = self._out
         namer: _Namer = self._namer  # type: ignore[assignment]
         heads = self._heads
-        kinds = self._kind_cache(self._dialects[-1])
+        kinds = self._kinds
         hooks = _RESULT_NAME_HOOKS
         record = namer.named.append
         nv = namer.nv
-        pct = _percent_names(nv + block._len)
+        pct = _PERCENT
+        if len(pct) < nv + block._len:
+            pct = _percent_names(nv + block._len)
         prepare = namer.prepare
         while op is not None and op is not stop:
             mark = len(out)
@@ -1094,6 +1141,9 @@ class Printer:
             name = _ALIAS_NAMES.get(type(attr))
             if name is not None:
                 return self._record_alias(attr, name)
+        fn = _ATTR_PRINTERS.get(type(attr))
+        if fn is not None:
+            return fn(self, attr)
         return self._attr_text(attr)
 
     def _attr_text(self, attr: Any) -> str:
