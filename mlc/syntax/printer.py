@@ -750,6 +750,7 @@ class Printer:
                     _DEFAULT_DIALECTS[cls] = dialect
             outer = self._dialect
             if dialect != outer:
+                outer_short, outer_kinds = self._short, self._kinds
                 self._set_dialect(dialect)
             entry = blocks[0]
             header = (print_empty_block and entry.first is None) or (
@@ -763,7 +764,7 @@ class Printer:
             for index in range(1, len(blocks)):
                 jit = self._print_block(blocks[index], True, True, jit, index)
             if dialect != outer:
-                self._set_dialect(outer)
+                self._dialect, self._short, self._kinds = outer, outer_short, outer_kinds
         out.append("\n" + " " * self._indent + "}")
 
     def _capture(self, fn: Callable[..., Any], *args: Any) -> str:

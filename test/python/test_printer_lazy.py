@@ -119,3 +119,29 @@ def test_nested_op_and_generic_prints_number_first(monkeypatch: pytest.MonkeyPat
     assert calls == [False, False, False]
     assert inner.startswith("func.func @f(%arg0: i32)") and "%6 = arith.muli %0, %arg0" in inner
     assert '"arith.addi"(%arg1, %arg1)' in generic and " loc(" in debug
+
+
+def test_entry_argument_names_unique_against_hook_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A nested region's `%argN` that a result-name hook took in an enclosing scope is uniqued
+    (`%arg1_0`, as MLIR prints), in the lazy session and in a numbered-first one alike."""
+    from mlc.ir.context import default_context
+
+    cls = default_context().get_op("arith.constant")
+    monkeypatch.setattr(
+        cls, "get_asm_result_names", lambda self, set_name: set_name(self.results[0], "arg1"),
+        raising=False,
+    )
+    monkeypatch.delitem(P._RESULT_NAME_HOOKS, cls, raising=False)
+    m = mlc.parse(
+        "func.func @f(%a: index) {\n  %c = arith.constant 0 : index\n"
+        "  affine.for %i = 0 to 8 {\n    affine.for %j = 0 to 4 {\n    }\n  }\n  return\n}"
+    )
+    expected = (
+        "module {\n  func.func @f(%arg0: index) {\n    %arg1 = arith.constant 0 : index\n"
+        "    affine.for %arg1_0 = 0 to 8 {\n      affine.for %arg2 = 0 to 4 {\n      }\n    }\n"
+        "    return\n  }\n}"
+    )
+    assert str(m) == expected
+    assert m.print(local_scope=True) == expected
+    func = m.regions[0].blocks[0].first
+    assert "affine.for %arg1_0 = 0 to 8" in func.print()  # a nested op numbers first
