@@ -382,10 +382,32 @@ def test_large_products_default_schedule() -> None:
     assert bodies
     small, ir = chosen(256, 256, 256)
     assert 256**3 < LARGE_MADDS
-    assert small["k-unroll"] == 1 and small["prefetch-c"] is False
+    assert small["prefetch-c"] is False
     assert "affine.prefetch" not in ir
     mr, kc = small["mr"], small["kc"]
     assert small["mc"] == min(max((l2 // 2) // (kc * 4) // mr * mr, mr), 258)
+
+
+def test_static_products_unrolled() -> None:
+    """Static products of at least UNROLL_STATIC_MADDS multiply-adds get k-unroll 2 (without
+    the rest of the large-product schedule); smaller ones and dynamic sizes below LARGE_MADDS
+    keep 1 (the unrolled loop's LLVM time)."""
+    from mlc.lowering.microkernel import LARGE_MADDS, UNROLL_STATIC_MADDS
+
+    def chosen(m: str, k: int, n: int) -> dict:
+        ctx = KnobContext()
+        _after_pass(_matmul(m, str(k), str(n)), 8, ctx)
+        return {r.name: r.value for r in ctx.space() if r.pass_name == "contraction-microkernel"}
+
+    assert 256**3 >= UNROLL_STATIC_MADDS and 64 * 784 * 512 >= UNROLL_STATIC_MADDS
+    for m, k, n in ((256, 256, 256), (64, 784, 512)):
+        got = chosen(str(m), k, n)
+        assert got["k-unroll"] == 2 and got["prefetch-c"] is False
+    assert 128**3 < UNROLL_STATIC_MADDS
+    assert chosen("128", 128, 128)["k-unroll"] == 1
+    # The MLP's first layer: a dynamic batch, planned for size-hint rows (256 x 784 x 512).
+    assert 256 * 784 * 512 < LARGE_MADDS
+    assert chosen("?", 784, 512)["k-unroll"] == 1
 
 
 @pytest.mark.parametrize("shape", [(520, 514, 530), (512, 1023, 512), (260, 1100, 522)])
