@@ -1018,6 +1018,14 @@ class AffineVectorizePass(Pass):
         "Default of the per-row-loop `prefetch_distance` knob: how many rows ahead the row "
         "prefetches fetch (1, 2 or 4)",
     )
+    prefetch_store_pass = Option(
+        str,
+        "light",
+        "Default of the per-row-loop `prefetch_store_pass` knob: prefetch the row ahead once "
+        "more from the pass that stores the output row ('light': when the pass carrying the "
+        "row prefetches is light, at most 4 vector ops per vector of the row; 'true'; 'false')",
+        choices=("light", "true", "false"),
+    )
     int_minmax = Option(
         bool,
         True,
@@ -1052,6 +1060,11 @@ class AffineVectorizePass(Pass):
             "choice",
             "Rows ahead of the current one that this row loop's read prefetches fetch",
         ),
+        KnobDecl(
+            "prefetch_store_pass",
+            "bool",
+            "Prefetch the row ahead once more from this row loop's output-storing pass",
+        ),
     )
 
     def run(self, op: Operation, ctx: PassContext) -> None:
@@ -1077,7 +1090,9 @@ class AffineVectorizePass(Pass):
             self.vectorize_loop(loop, ctx)
         rows = [o for o in op.walk() if type(o) in (ForOp, ParallelOp) and o is not op]
         for row in rows:
-            if _prefetch_next_row(row, ctx, self.prefetch, self.prefetch_distance):
+            if _prefetch_next_row(
+                row, ctx, self.prefetch, self.prefetch_distance, self.prefetch_store_pass
+            ):
                 self.num_prefetched += 1
 
     def accumulator_count(
@@ -1217,7 +1232,11 @@ def offset_from(e: AffineExpr, args: tuple[Value, ...], inner: Value) -> int | N
 
 
 def _prefetch_next_row(
-    row: Operation, ctx: PassContext, default: bool, distance: int = 2
+    row: Operation,
+    ctx: PassContext,
+    default: bool,
+    distance: int = 2,
+    store_pass: str = "light",
 ) -> bool:
     """In a loop over rows (an `affine.for`, or a 1-D `affine.parallel`) whose body holds two
     or more vector loops reading the current row of the same read-only 2-D buffer (softmax's
@@ -1228,7 +1247,8 @@ def _prefetch_next_row(
     page). Knobs `prefetch` and `prefetch_distance` (1, 2, 4; default `distance`) at the row
     loop: two rows ahead give the lines a whole row's time more to arrive (on 2 threads,
     means of alternating runs: softmax 6% and layernorm 12% faster at 4,096 rows, within 3%
-    either way at 16,384; docs/vectorize.md)."""
+    either way at 16,384; docs/vectorize.md). Knob `prefetch_store_pass`: the pass that
+    stores the output row prefetches the same row ahead once more (`_prefetch_again`)."""
     body = row.regions[0].blocks[0]
     if len(body.arguments) != 1:
         return False
@@ -1279,8 +1299,86 @@ def _prefetch_next_row(
                     target, list(ld.map_operands), amap, write=write, location=ld.location
                 )
                 ld.parent.insert_after(pf, ld)  # type: ignore[union-attr]
+        _prefetch_again(body, row, row_iv, ctx, buf, loop, loads, outputs, ahead, store_pass)
         break  # one input's passes carry the prefetches (the others' rows share the loop)
     return True
+
+
+def _pass_weight(loop: Operation, loads: list[Operation]) -> float:
+    """Vector ops per vector of the row in a vectorized pass: the ops of its body other than
+    memory accesses, constants and the terminator (an op that math-polynomial-approximation
+    expands counting `_EXPANDED_WEIGHT`), over its loads of the row."""
+    expanded = _expanded_math()
+    skip = (LoadOp, StoreOp, VectorLoadOp, VectorStoreOp, PrefetchOp, YieldOp, ConstantOp)
+    weight = 0
+    for o in loop.body_block:  # type: ignore[attr-defined]
+        if type(o) in skip:
+            continue
+        weight += _EXPANDED_WEIGHT if o.name in expanded else 1
+    return weight / max(1, len(loads))
+
+
+def _prefetch_again(
+    body: Block,
+    row: Operation,
+    row_iv: Value,
+    ctx: PassContext,
+    buf: Value,
+    carrier: Operation,
+    loads: list[Operation],
+    outputs: list[Value],
+    ahead: int,
+    option: str,
+) -> None:
+    """Prefetch the row `ahead` of `buf` once more, from the last pass of the row loop that
+    stores an output row (`y[i, j + c]`) after the pass `carrier` that holds the row
+    prefetches: one read prefetch per iteration of that loop, or per 64-byte line of a step
+    wider than a line. Knob `prefetch_store_pass` at the row loop, default: the option ('light':
+    when `carrier` does at most `_LIGHT_BODY` vector ops per vector of the row).
+
+    Measured on the Zen 3 VM (same-process alternating runs, load 2.7-3.5): layernorm, whose
+    centering pass carries the prefetches in a few cycles per line, ran 5-12% faster at 4,096
+    rows (one and two threads, all of 5 runs), 14-22% at 16,384 (one thread) and 17% in L2;
+    softmax, whose exp pass spreads them over 5 cycles per vector, was unchanged from DRAM
+    and 12% slower in L2 (the extra prefetch per vector of its store pass), hence 'light'."""
+    stores: Operation | None = None
+    seen = False
+    for o in body:
+        if o is carrier:
+            seen = True
+            continue
+        if not seen or type(o) is not ForOp or not o.body_block.arguments:
+            continue
+        if o.constant_lower_bound() != 0:
+            continue
+        inner = o.body_block.arguments[0]
+        for st in o.body_block:
+            if type(st) is VectorStoreOp and st.memref_value in outputs:
+                m, args = st.affine_map, st.map_operands
+                r0 = m.results[0]
+                if (
+                    len(m.results) == 2
+                    and type(r0) is AffineDimExpr
+                    and args[r0.position] is row_iv
+                    and offset_from(m.results[1], args, inner) is not None
+                ):
+                    stores = o
+                    break
+    if stores is None:
+        return
+    default = option == "true" or (
+        option == "light" and _pass_weight(carrier, loads) <= _LIGHT_BODY
+    )
+    if not ctx.knob(ctx.site(row), "prefetch_store_pass", Bool(), default):
+        return
+    inner = stores.body_block.arguments[0]  # type: ignore[attr-defined]
+    step = stores.step_value  # type: ignore[attr-defined]
+    line = _LINE_BYTES // _element_bytes(buf)
+    first = next(iter(stores.body_block))  # type: ignore[attr-defined]
+    for c in range(0, max(step, line), line) if step >= line else (0,):
+        amap = AffineMap(2, 0, [dim(0) + ahead, dim(1) + c if c else dim(1)])
+        pf = PrefetchOp.build_prefetch(buf, [row_iv, inner], amap, location=stores.location)
+        stores.body_block.insert_before(pf, first)  # type: ignore[attr-defined]
 
 
 def _element_bytes(buf: Value) -> int:

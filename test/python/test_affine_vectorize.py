@@ -371,3 +371,36 @@ def test_softmax_row_max_select_form_ignores_nan_like_maxnum() -> None:
         assert np.array_equal(np.isnan(got), np.isnan(want)), k
         ok = ~np.isnan(want)
         np.testing.assert_allclose(got[ok], want[ok], rtol=2e-5, atol=1e-37)
+
+
+def test_prefetch_store_pass_knob_defaults_and_numerics() -> None:
+    """`prefetch_store_pass` at the row loop: layernorm's prefetches sit in its light centering
+    pass, so by default its output pass prefetches the row two ahead once more; softmax's sit
+    in its exp pass (heavy): off by default. Either way the results equal the interpreter's,
+    for rows fewer than the prefetch distance (prefetches past the buffer) and on the pool."""
+    knobs = mlc.run_pipeline(mlc.parse(SOFTMAX_LAYERNORM_1024), "lower-to-cpu")
+    (rec,) = [r for r in knobs.space() if r.name == "prefetch_store_pass"]
+    assert rec.default is True  # the fused row loop's pass carrying the prefetches is light
+    (min_trips,) = [r.default for r in knobs.space() if r.name == "min-trips"]
+    softmax = """
+    func.func @main(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
+      %0 = graph.softmax %x {axis = 1 : i64} : (tensor<?x1024xf32>) -> tensor<?x1024xf32>
+      return %0 : tensor<?x1024xf32>
+    }
+    """
+    (sm,) = [
+        r
+        for r in mlc.run_pipeline(mlc.parse(softmax), "lower-to-cpu").space()
+        if r.name == "prefetch_store_pass"
+    ]
+    assert sm.default is False
+    rng = np.random.default_rng(14)
+    for text, key in ((SOFTMAX_LAYERNORM_1024, rec.key), (softmax, sm.key)):
+        counts = []
+        for value in (False, True):
+            config = {key: value}
+            counts.append(mlc.compile(text, knobs=config).llvm_ir.count("@llvm.prefetch.p0("))
+            for rows in (1, 3, min_trips + 1):
+                x = (3 * rng.standard_normal((rows, 1024))).astype(np.float32)
+                _check(text, [x], config, rtol=1e-4)
+        assert counts[1] > counts[0], counts
