@@ -168,13 +168,15 @@ def _nontemporal_config(text: str, mode: str | None) -> dict[str, str]:
 def knob_ab(repeat: int) -> None:
     """CPU time per element of softmax and layernorm rows on one thread, in cache (256 rows)
     and from DRAM (16,384 rows), with the `ldexp` (math-polynomial-approximation) and
-    `prefetch` (affine-vectorize) knobs off and on, and the triad: interleaved best-of in one
-    process, `time.thread_time` (what a thread spends, less sensitive to other processes than
-    wall time)."""
+    `prefetch` (affine-vectorize) knobs off and on, `prefetch` also with
+    `prefetch_store_pass` off and on ("+store pass": the output pass prefetches the row ahead
+    once more; default on for layernorm, off for softmax), and the triad: interleaved
+    best-of in one process, `time.thread_time` (what a thread spends, less sensitive to other
+    processes than wall time)."""
 
-    def config(text: str, ldexp: bool, prefetch: bool) -> dict[str, bool]:
+    def config(text: str, ldexp: bool, prefetch: bool, store: bool) -> dict[str, bool]:
         space = mlc.run_pipeline(mlc.parse(text), "lower-to-cpu").space()
-        values = {"ldexp": ldexp, "prefetch": prefetch}
+        values = {"ldexp": ldexp, "prefetch": prefetch, "prefetch_store_pass": store}
         return {r.key: values[r.name] for r in space if r.name in values}
 
     runs: dict[str, tuple[Callable[[], Any], int, int]] = {}  # fn, bytes/element, elements
@@ -188,9 +190,11 @@ def knob_ab(repeat: int) -> None:
         runs[f"triad, {b.size} elements"] = (run_triad, 12, b.size)
         for name, text in (("softmax", SOFTMAX), ("layernorm", LAYERNORM)):
             for ldexp in (False, True):
-                for prefetch in (False, True):
-                    f = mlc.compile(text, knobs=config(text, ldexp, prefetch), threads=1)
+                for prefetch, store in ((False, False), (True, False), (True, True)):
+                    knobs = config(text, ldexp, prefetch, store)
+                    f = mlc.compile(text, knobs=knobs, threads=1)
                     key = f"{name}, {rows} rows, ldexp={int(ldexp)} prefetch={int(prefetch)}"
+                    key += " +store pass" if store else ""
                     runs[key] = (lambda f=f, x=x, y=y: f.main(x, out=y), 8, x.size)
     best = dict.fromkeys(runs, float("inf"))
     for _ in range(repeat):
@@ -202,7 +206,7 @@ def knob_ab(repeat: int) -> None:
     print(f"one thread, CPU time, best of {repeat} (load {os.getloadavg()[0]:.1f})")
     for key, (_, per, n) in runs.items():
         print(
-            f"{key:44} {best[key] * 1e3:8.2f} ms {best[key] / n * 1e9:7.3f} ns/element "
+            f"{key:56} {best[key] * 1e3:8.2f} ms {best[key] / n * 1e9:7.3f} ns/element "
             f"{per * n / best[key] / 1e9:6.1f} GB/s per CPU second"
         )
 
