@@ -700,8 +700,21 @@ class ContractionMicrokernelPass(Pass):
                 if c.batch and b >= threads:
                     costs["batch"] = _parallel_cost(est, _ceil(b, threads) * est / b, 1)
                 par0 = min(costs, key=lambda x: costs[x])
+            # A static product's k blocks as straight-line code (session 14: 1 x 784 x 512 on
+            # one thread +3..+7% in six same-process A/B runs); a dynamic one's small-M variant
+            # keeps the loop (unrolled, the MLP's compile took +40% of CPU time).
+            static = all(s != A.DYNAMIC for s in c.sizes)
             sk = SkinnyConfig(
-                kind, p, rows, vecs, vl, par0, kinds[kernel] == "pack", kb, threads * AXPY_PARTS
+                kind,
+                p,
+                rows,
+                vecs,
+                vl,
+                par0,
+                kinds[kernel] == "pack",
+                kb,
+                threads * AXPY_PARTS,
+                unroll_kblock=static,
             )
             return sk, None
         # By the estimate at one row (batch-1 inference), where the split pays least: on for

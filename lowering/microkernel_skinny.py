@@ -44,7 +44,9 @@ class SkinnyConfig:
     the kernel runs along, tile rows R, vectors per row U (axpy), vector width, the parallel
     loop ("none", "jc", "ic", "batch") and whether a dot kernel packs its q-operand."""
 
-    __slots__ = ("kind", "p", "rows", "vecs", "vl", "parallel", "pack_q", "kblock", "parts")
+    __slots__ = (
+        "kind", "p", "rows", "vecs", "vl", "parallel", "pack_q", "kblock", "parts", "unroll_kblock"
+    )
 
     def __init__(
         self,
@@ -57,6 +59,7 @@ class SkinnyConfig:
         pack_q: bool,
         kblock: int = 0,
         parts: int = 0,
+        unroll_kblock: bool = False,
     ) -> None:
         self.kind, self.p, self.rows, self.vecs, self.vl = kind, p, rows, vecs, vl
         self.parallel, self.pack_q = parallel, pack_q
@@ -67,6 +70,9 @@ class SkinnyConfig:
         # each running the serial sweep (k blocks, aligned head) on the pool; 0: one pool
         # iteration per column tile, each over all of K.
         self.parts = parts
+        # axpy: a whole k block of at most UNROLL_KBLOCK steps (static K a multiple of kblock)
+        # as straight-line code instead of a loop (LLVM does not unroll the vector loops).
+        self.unroll_kblock = unroll_kblock
 
     @property
     def name(self) -> str:
@@ -175,6 +181,10 @@ def dot_mode(c: Contraction, p: str) -> str | None:
 
 
 # Emission
+
+
+# The longest k block `unroll_kblock` writes out as straight-line code.
+UNROLL_KBLOCK = 8
 
 
 def _ceil_to(x: int, unit: int) -> int:
@@ -480,6 +490,8 @@ class _Skinny(_Nest):
         b = body.block.arguments[0]
         k0 = body.ix(lambda t: t * kb, b)
         krange = (b, k0, (lambda t, k: [t * kb + kb, k], (b, self.K)), nkb)
+        if sk.unroll_kblock and kb <= UNROLL_KBLOCK and type(self.K) is int and self.K % kb == 0:
+            krange = (*krange, kb)  # whole blocks: kb steps of straight-line code
         self.tiles(
             body,
             self.p_lo,
@@ -559,7 +571,7 @@ class _Skinny(_Nest):
             k_lo: Idx = 0
             k_hi: Any = self.K
         else:
-            blk, k_lo, k_hi, nkb = krange
+            blk, k_lo, k_hi, nkb = krange[:4]
             iset = IntegerSet(1, 0, [dim(0)], [True])
             op = affine.IfOp.build_if(iset, [e.index(blk)], [et] * len(points))
             e.put(op)
@@ -568,31 +580,39 @@ class _Skinny(_Nest):
             then.put(affine.YieldOp.create(starts(then), []))
             other.put(affine.YieldOp.create(partial(other), []))
             inits = list(op.results)
-        loop, body = e.for_(k_lo, k_hi, inits)
-        args = loop.body_block.arguments
-        k, accs = args[0], list(args[1:])
-        pv = []
-        for u in range(U):
-            at = self.pt(offsets[u], 0, k)
-            if vt is None:
-                pv.append(body.load(self.pmem, self.pview, at))
-            else:
-                pv.append(body.vload(vt, self.pmem, self.pview, at))
-        new: list[Value] = []
-        for r in range(R):
-            a = body.load(self.qmem, self.qview, self.pt(0, _off(q0, r), k))
-            if vt is not None:
-                a = body.bcast(a, vt)
+        def step(body: _E, k: Idx, accs: list[Value]) -> list[Value]:
+            pv = []
             for u in range(U):
-                acc = accs[r * U + u]
+                at = self.pt(offsets[u], 0, k)
                 if vt is None:
-                    new.append(body.v(FmaOp.create([a, pv[u], acc], [et])))
+                    pv.append(body.load(self.pmem, self.pview, at))
                 else:
-                    new.append(body.v(vector.FMAOp.create([a, pv[u], acc], [et])))
-        body.put(affine.YieldOp.create(new, []))
+                    pv.append(body.vload(vt, self.pmem, self.pview, at))
+            new: list[Value] = []
+            for r in range(R):
+                a = body.load(self.qmem, self.qview, self.pt(0, _off(q0, r), k))
+                if vt is not None:
+                    a = body.bcast(a, vt)
+                for u in range(U):
+                    acc = accs[r * U + u]
+                    if vt is None:
+                        new.append(body.v(FmaOp.create([a, pv[u], acc], [et])))
+                    else:
+                        new.append(body.v(vector.FMAOp.create([a, pv[u], acc], [et])))
+            return new
+
+        if krange is not None and len(krange) > 4:
+            results = inits
+            for j in range(krange[4]):
+                results = step(e, _off(k_lo, j), results)
+        else:
+            loop, body = e.for_(k_lo, k_hi, inits)
+            args = loop.body_block.arguments
+            body.put(affine.YieldOp.create(step(body, args[0], list(args[1:])), []))
+            results = list(loop.results)
 
         def store(ee: _E, last: bool) -> None:
-            for p, v in zip(points, loop.results):
+            for p, v in zip(points, results):
                 mem, view = c.c, c.c_view
                 if last:
                     for st, kinds in zip(c.epilogues, self.epi_kinds):
@@ -606,7 +626,7 @@ class _Skinny(_Nest):
         if krange is None or not (c.epilogues or c.dest is not c.c):
             store(e, True)
             return
-        blk, _, _, nkb = krange
+        blk, _, _, nkb = krange[:4]
         _, then, other = e.if_(lambda t, n: [(n - t - 1, True)], [blk, nkb], True)
         store(then, True)
         store(other, False)  # type: ignore[arg-type]

@@ -260,3 +260,34 @@ def test_axpy_split_in_column_ranges(m: int, k: int, n: int, kblock: int, ranges
     for threads in (1, 2):
         got = _check(text, knobs=knobs, threads=threads)
         assert np.array_equal(got, serial)
+
+
+@pytest.mark.parametrize(
+    ("shape", "kblock", "unrolled"),
+    [
+        (("1", "64", "40"), 8, True),  # K a multiple of the block: straight-line blocks
+        (("3", "36", "40"), 8, False),  # a partial last block: the k loop stays
+        (("1", "64", "40"), 16, False),  # longer than UNROLL_KBLOCK: the k loop stays
+        (("?", "64", "40"), 8, False),  # a dynamic size keeps the loop (compile time)
+    ],
+)
+def test_axpy_k_blocks_unrolled_for_static_sizes(
+    shape: tuple[str, str, str], kblock: int, unrolled: bool
+) -> None:
+    """A static axpy's whole k blocks of at most UNROLL_KBLOCK steps are straight-line code
+    (no affine.for with the tile's accumulators as iter_args), with the same results on 1 and
+    2 threads as the interpreter's, epilogues included."""
+    from mlc.lowering.microkernel_skinny import UNROLL_KBLOCK
+
+    text = _matmul(*shape, "bias,relu")
+    site = _site(text)
+    knobs = {f"{site}/kernel": "axpy-n", f"{site}/kblock": kblock, f"{site}/parallel": "none"}
+    ir = _after_pass(text, 8, KnobContext(knobs))
+    k_loops = [line for line in ir.splitlines() if "affine.for" in line and "iter_args" in line]
+    assert (not k_loops) == unrolled, ir
+    if unrolled:
+        assert kblock <= UNROLL_KBLOCK
+        assert ir.count("vector.fma") >= kblock
+    for threads in (1, 2):
+        for_threads = {**knobs, f"{site}/parallel": "jc" if threads == 2 else "none"}
+        _check(text, dyn={0: 5}, knobs=for_threads, threads=threads)
