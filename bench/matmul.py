@@ -16,7 +16,10 @@ against 72 GFLOPS per core (the AVX2-FMA figure of the reference machine, 2.25 G
 AVX-512 host can exceed it);
 `mlc/numpy` is the speed ratio (above 1: mlc is faster), by wall time; on one thread
 `cpu ratio` is the same ratio by the calling thread's CPU time (best of the same calls), which
-a loaded machine disturbs less (time the process waits for a core is not counted).
+a loaded machine disturbs less (time the process waits for a core is not counted);
+`rounds` is the median over the rounds of the ratio of the two bests within one round (the
+VM's speed moves by 10-20% within minutes: a best-of ratio may compare mlc's best in a slow
+minute with NumPy's in a fast one).
 `--variant NAME:JSON` (repeatable) also compiles each shape with those contraction-microkernel
 knobs (by knob name, e.g. `{"nc": 512, "parallel": "none"}`) and times it in the same rounds,
 the default and the variants taking turns at going first: a same-process A/B against the
@@ -28,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -114,6 +118,9 @@ def worker(threads: int, quick: bool, variants: list[tuple[str, dict]]) -> None:
         reps = max(3, min(50, int(2e9 / flops))) if not quick else 3
         t_mlc, t_np = float("inf"), float("inf")
         c_mlc, c_np = float("inf"), float("inf")
+        rounds_mlc: list[float] = []  # each round's best, for the per-round paired ratios
+        rounds_np: list[float] = []
+        rounds_var: dict[str, list[float]] = {name: [] for name, _ in others}
         kernels: list[tuple[str | None, Any]] = [(None, compiled.main), *others]
         for r in range(3 if quick else 5):  # interleaved rounds: all see the same load
             # mlc's kernels take turns at going first after the pause (the first one after
@@ -122,10 +129,13 @@ def worker(threads: int, quick: bool, variants: list[tuple[str, dict]]) -> None:
                 w, c = _best(lambda f=f, x=a, y=b: f(x, y), reps)
                 if name is not None:
                     t_var[name] = min(t_var[name], w)
+                    rounds_var[name].append(w)
                 else:
                     t_mlc, c_mlc = min(t_mlc, w), min(c_mlc, c)
+                    rounds_mlc.append(w)
             w, c = _best(lambda x=a, y=b: x @ y, reps)
             t_np, c_np = min(t_np, w), min(c_np, c)
+            rounds_np.append(w)
             # OpenBLAS's threads spin for a while after a call; let them park before mlc's
             # threads run, or they compete for the cores.
             time.sleep(1.0)
@@ -148,6 +158,16 @@ def worker(threads: int, quick: bool, variants: list[tuple[str, dict]]) -> None:
                     "timings": compiled.timings,
                     "rel_err": err,
                     "variants_s": t_var,
+                    # The median over rounds of NumPy's best / mlc's best in that round: the
+                    # two measured minutes apart at most, so a VM whose speed moves between
+                    # rounds moves both (the best-of ratio above compares bests of any rounds).
+                    "round_ratio": statistics.median(
+                        x / y for x, y in zip(rounds_np, rounds_mlc)
+                    ),
+                    "variants_round_ratio": {
+                        name: statistics.median(x / y for x, y in zip(rounds_np, ts))
+                        for name, ts in rounds_var.items()
+                    },
                 }
             ),
             flush=True,
@@ -185,7 +205,7 @@ def main() -> None:
     print(f"peak: {PEAK_PER_CORE:.0f} GFLOPS per core (reference machine)\n")
     header = (
         f"{'M x K x N':>18} {'thr':>3} {'mlc GFLOPS':>10} {'% peak':>6} {'numpy GFLOPS':>12} "
-        f"{'mlc/numpy':>9} {'cpu ratio':>9} {'compile s':>9} {'(pipeline/jit)':>14} "
+        f"{'mlc/numpy':>9} {'rounds':>6} {'cpu ratio':>9} {'compile s':>9} {'(pipeline/jit)':>14} "
         f"{'rel err':>8}"
     )
     print(header)
@@ -219,11 +239,16 @@ def main() -> None:
             print(
                 f"{f'{m} x {k} x {n}':>18} {threads:>3} {r['gflops_mlc']:>10.1f} "
                 f"{100 * r['gflops_mlc'] / peak:>5.0f}% {r['gflops_numpy']:>12.1f} "
-                f"{r['numpy_s'] / r['mlc_s']:>9.2f} {cpu:>9} {r['compile_s']:>9.2f} {split:>14} "
+                f"{r['numpy_s'] / r['mlc_s']:>9.2f} {r['round_ratio']:>6.2f} {cpu:>9} "
+                f"{r['compile_s']:>9.2f} {split:>14} "
                 f"{r['rel_err']:>8.1e}"
             )
             for name, t in r.get("variants_s", {}).items():
-                print(f"{'':>18} {'':>3} variant {name}: mlc/numpy {r['numpy_s'] / t:.2f}")
+                rr = r["variants_round_ratio"][name]
+                print(
+                    f"{'':>18} {'':>3} variant {name}: mlc/numpy {r['numpy_s'] / t:.2f} "
+                    f"(rounds {rr:.2f})"
+                )
     _summary(results, args.threads)
 
 
@@ -238,7 +263,11 @@ def _summary(results: dict[tuple[int, ...], dict[int, dict]], threads: list[int]
         ratios = {t: r["numpy_s"] / r["mlc_s"] for t, r in by_t.items()}
         ok = all(x >= 1.0 for x in ratios.values())
         met += ok
-        cols = "  ".join(f"{t} thr {ratios[t]:.2f}" for t in threads if t in ratios)
+        cols = "  ".join(
+            f"{t} thr {ratios[t]:.2f} (rounds {by_t[t]['round_ratio']:.2f})"
+            for t in threads
+            if t in ratios
+        )
         if 1 in by_t and by_t[1].get("mlc_cpu_s"):
             cols += f" (cpu {by_t[1]['numpy_cpu_s'] / by_t[1]['mlc_cpu_s']:.2f})"
         scale = ""
