@@ -1336,12 +1336,13 @@ def _prefetch_again(
     wider than a line. Knob `prefetch_store_pass` at the row loop, default: the option ('light':
     when `carrier` does at most `_LIGHT_BODY` vector ops per vector of the row).
 
-    Measured on the Zen 3 VM (same-process alternating runs, load 2.3-3.5): layernorm, whose
-    centering pass carries the prefetches at a few cycles per line, took 0.83-0.92 of the
-    time at 4,096 rows on one thread (5 of 5 runs) and 0.88-0.97 on two (4 of 5, one even),
-    0.78-0.93 at 16,384 and 0.84-0.91 in L2; softmax, whose exp pass spreads them over about
-    5 cycles per vector, was unchanged from DRAM on one thread and 12% slower in L2 (the
-    extra prefetch per vector of its store pass), hence 'light' (docs/vectorize.md)."""
+    Measured on the Zen 3 VM (same-process alternating runs, load 2.3-4.5): layernorm, whose
+    centering pass carries the prefetches at a few cycles per line, took 0.67-0.95 of the
+    time at 4,096 rows on one thread (9 of 10 runs, one even) and 0.83-0.97 on two (6 of 7,
+    one at 1.01), 0.78-0.93 at 16,384 and 0.83-0.93 in L2; softmax, whose exp pass spreads
+    them over about 5 cycles per vector, was unchanged from DRAM on one thread and 12%
+    slower in L2 (the extra prefetch per vector of its store pass), hence 'light'
+    (docs/vectorize.md)."""
     stores: Operation | None = None
     seen = False
     for o in body:
