@@ -5,7 +5,10 @@ unswitching) as knobs, recorded on the module as `mlc.llvm_options` for the JIT 
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+import numpy as np
 
 from mlc.ir import attributes as A
 from mlc.ir.core import Operation
@@ -18,6 +21,7 @@ __all__ = [
     "LLVMOptionsPass",
     "SITE",
     "UNROLL_THRESHOLDS",
+    "finite_constants",
     "jit_options_of",
 ]
 
@@ -31,6 +35,13 @@ FAST_MATH: dict[str, tuple[str, ...] | None] = {
     "contract": ("contract",),
     "reassoc,contract": ("contract", "reassoc"),
     "fast": ("fast",),
+}
+# The largest finite value of each float type, for `ninf` / `nnan` (see `finite_constants`).
+_LARGEST_FINITE = {
+    "f16": 65504.0,
+    "bf16": float.fromhex("0x1.fep127"),
+    "f32": float.fromhex("0x1.fffffep127"),
+    "f64": float.fromhex("0x1.fffffffffffffp1023"),
 }
 UNROLL_THRESHOLDS = (0, 50, 150, 300, 600, 1200)
 """The unroll cost thresholds offered (LLVM's defaults: 300 at O3, 150 below; 0 disables
@@ -51,7 +62,8 @@ class LLVMOptionsPass(Pass):
     `reassoc,contract`: also reassociate, so LLVM may reorder float sums and products, e.g.
     vectorize a float reduction with partial sums; `fast`: every flag, which also assumes no
     NaN/Inf operands or results, ignores the sign of zero, and allows reciprocal and
-    approximate functions: results on NaN/Inf inputs are undefined), `loop_vectorize` and
+    approximate functions: results on NaN/Inf inputs are undefined; mlc's own infinite
+    and NaN constants then become finite, see `finite_constants`), `loop_vectorize` and
     `slp_vectorize` (LLVM's vectorizers on/off), `unroll_threshold` (LLVM's unroll cost
     threshold), `loop_unswitch` (LLVM's non-trivial loop unswitching at O3; off by default, see
     `mlc.runtime.JitOptions`). The options supply the knobs' defaults; an explicit `opt_level`
@@ -102,6 +114,7 @@ class LLVMOptionsPass(Pass):
             default_t = _default_threshold(level)
         threshold = ctx.knob(site, "unroll_threshold", Choice(*UNROLL_THRESHOLDS), default_t)
         unswitch = ctx.knob(site, "loop_unswitch", Bool(), self.loop_unswitch)
+        finite_constants(op, FAST_MATH[fast] or ())
         op.set_attr(
             ATTR,
             A.DictionaryAttr(
@@ -115,6 +128,108 @@ class LLVMOptionsPass(Pass):
                 }
             ),
         )
+
+
+# Ops through which a float value moves unchanged (into or out of vector lanes, or picked).
+_MOVES = frozenset(
+    {"llvm.shufflevector", "llvm.extractelement", "llvm.insertelement", "llvm.select"}
+)
+_NAN_SIDES = {"llvm.intr.maxnum": -1.0, "llvm.intr.minnum": 1.0}
+
+
+def _nan_side(value: Any) -> float | None:
+    """-1.0 when every op combining `value` (followed through branches into block arguments
+    and through lane moves) is a `maxnum`, 1.0 when every one is a `minnum`, else None: a NaN
+    constant is then the identity of that reduction, as `-largest` / `largest` is."""
+    from mlc.interfaces import branch_like
+
+    sides: set[float] = set()
+    seen = {value}
+    work = [value]
+    while work:
+        for use in work.pop().uses:
+            owner = use.owner
+            side = _NAN_SIDES.get(owner.name)
+            if side is not None:
+                sides.add(side)
+                continue
+            if owner.name in _MOVES:
+                targets = [owner.results[0]]
+            else:
+                branch = branch_like(owner)
+                if branch is None:
+                    return None
+                targets = [
+                    block.arguments[k]
+                    for i, block in enumerate(owner.successors)
+                    for k, operand in enumerate(branch.successor_operands(i))
+                    if operand is use
+                ]
+            for t in targets:
+                if t not in seen:
+                    seen.add(t)
+                    work.append(t)
+    return sides.pop() if len(sides) == 1 else None
+
+
+def finite_constants(module: Operation, flags: tuple[str, ...]) -> int:
+    """For fast-math `flags` assuming no infinities (`ninf`) or no NaNs (`nnan`; `fast` is
+    both), make the float `llvm.mlir.constant`s of `module` that hold them finite; return how
+    many constants changed.
+
+    Under `ninf` or `nnan` an instruction reading such a value yields poison, and the ones in
+    lowered code are mostly mlc's own: the identities of reductions (`-inf` for `maximumf`,
+    NaN for `maxnum`, whose NaN-ignoring combine returns the other operand), max pooling's
+    padding, the exp's overflow result. Made finite, they give the same results on finite
+    inputs (`max(x, -largest) == x`), which the flags promise the program has, instead of
+    undefined ones. An infinity becomes the largest finite value of its type and sign; a NaN
+    becomes `-largest` when it only meets `maxnum`s (`largest` for `minnum`s) and stays
+    otherwise (a NaN result is undefined under `nnan` anyway). MLIR picks the same finite
+    identities for reductions flagged `ninf`.
+    """
+    no_inf = "fast" in flags or "ninf" in flags
+    no_nan = "fast" in flags or "nnan" in flags
+    if not (no_inf or no_nan):
+        return 0
+    changed = 0
+    for op in module.walk():
+        if op.name != "llvm.mlir.constant":
+            continue
+        value = op.get_attr("value")
+        vt = type(value)
+        if vt is A.FloatAttr:
+            x = value.value
+            if x - x == 0:  # finite (inf - inf and NaN - NaN are NaN)
+                continue
+            et = value.type
+        elif vt is A.DenseElementsAttr:
+            if value.is_splat:
+                x = value.splat_value
+                if type(x) is not float or x - x == 0:
+                    continue
+            elif value.array.dtype.kind != "f" or np.isfinite(value.array).all():
+                continue
+            et = A.element_type_of(value.type)
+        else:
+            continue
+        big = _LARGEST_FINITE.get(getattr(et, "kind", None))
+        if type(et) is not A.FloatType or big is None:
+            continue
+        arr = np.asarray(value.value if vt is A.FloatAttr else value.array)
+        inf = np.isinf(arr) if no_inf else np.zeros(arr.shape, bool)
+        nan = np.isnan(arr) if no_nan else np.zeros(arr.shape, bool)
+        side = _nan_side(op.results[0]) if nan.any() else None
+        if side is None and not inf.any():
+            continue
+        fixed = np.where(inf, np.copysign(big, arr), arr)
+        if side is not None:
+            fixed = np.where(nan, side * big, fixed)
+        if vt is A.FloatAttr:
+            op.set_attr("value", A.FloatAttr(float(fixed), value.type))
+        else:
+            op.set_attr("value", A.DenseElementsAttr(value.type, fixed.astype(arr.dtype)))
+        changed += 1
+    return changed
 
 
 def jit_options_of(module: Operation) -> dict[str, Any]:

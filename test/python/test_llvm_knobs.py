@@ -5,6 +5,7 @@ flags change the generated code."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 from mlc.passes.llvm_options import FAST_MATH, SITE, UNROLL_THRESHOLDS
 
 import mlc
+from mlc.knobs import KnobContext
 from mlc.pass_manager import PassError
 
 PROGRAM = """
@@ -180,3 +182,69 @@ def test_mlc_opt_dump_knobs_lists_llvm_and_vectorizer_knobs(tmp_path) -> None:  
     assert ("affine-vectorize", "width") in names and ("llvm-options", "fast_math") in names
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     assert 'mlc.llvm_options = {fast_math = "none"' in out
+
+
+# Reductions whose identities are infinite (max, min, max pooling's padding) or NaN (the
+# NaN-ignoring maxnum of the vectorized row max, at some knob settings).
+EXTREMES = """
+func.func @main(%x: tensor<7x10xf32>, %img: tensor<1x2x6x6xf32>)
+    -> (tensor<7x10xf32>, tensor<10xf32>, tensor<7xf32>, tensor<1x2x3x3xf32>) {
+  %s = graph.softmax %x {axis = 1 : i64} : (tensor<7x10xf32>) -> tensor<7x10xf32>
+  %m = graph.reduce_max %x {axes = array<i64: 0>} : (tensor<7x10xf32>) -> tensor<10xf32>
+  %n = graph.reduce_min %x {axes = array<i64: 1>} : (tensor<7x10xf32>) -> tensor<7xf32>
+  %p = graph.max_pool2d %img {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                              pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x2x6x6xf32>) -> tensor<1x2x3x3xf32>
+  return %s, %m, %n, %p : tensor<7x10xf32>, tensor<10xf32>, tensor<7xf32>, tensor<1x2x3x3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("opt_level", [0, 1, 3])
+def test_fast_math_fast_keeps_finite_results_of_max_and_min_reductions(opt_level: int) -> None:
+    # `fast` assumes no NaN/Inf: the -inf/+inf/NaN identities mlc itself builds would be poison
+    # under it (softmax came out NaN at O0); llvm-options makes them finite.
+    import mlc.interp
+
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((7, 10)) * 30).astype(np.float32)
+    img = rng.standard_normal((1, 2, 6, 6)).astype(np.float32)
+    want = mlc.interp.run(mlc.parse(EXTREMES), "main", x, img)
+    ctx = KnobContext()
+    mlc.compile(EXTREMES, knobs=ctx)
+    space = [r for r in ctx.space() if r.pass_name != "llvm-options"]
+    pick = random.Random(opt_level)
+    for trial in range(3):
+        # The defaults, then random settings of the other knobs (some vectorize the row max
+        # with a NaN identity).
+        config = {r.key: r.domain.sample(pick) for r in space} if trial else {}
+        config |= {_key("fast_math"): "fast", _key("opt_level"): opt_level}
+        got = mlc.compile(EXTREMES, knobs=config).main(x, img)
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-6, err_msg=str(config))
+
+
+def test_finite_constants_only_with_no_inf_or_no_nan_flags() -> None:
+    from mlc.passes.llvm_options import finite_constants
+
+    text = """
+    llvm.func @f(%x: f32) -> f32 {
+      %a = llvm.mlir.constant(0xFF800000 : f32) : f32
+      %b = llvm.mlir.constant(0x7FC00000 : f32) : f32
+      %m = llvm.intr.maxnum(%x, %a) : (f32, f32) -> f32
+      %n = llvm.intr.minnum(%m, %b) : (f32, f32) -> f32
+      llvm.return %n : f32
+    }
+    """
+    for flags, changed, shown in (
+        ((), 0, ("0xFF800000", "0x7FC00000")),
+        (("contract", "reassoc"), 0, ("0xFF800000", "0x7FC00000")),
+        (("ninf",), 1, ("-3.40282347E+38", "0x7FC00000")),
+        (("nnan",), 1, ("0xFF800000", "3.40282347E+38")),
+        (("fast",), 2, ("-3.40282347E+38", "3.40282347E+38")),
+    ):
+        module = mlc.parse(text)
+        assert finite_constants(module, flags) == changed, flags
+        out = str(module)
+        for literal in shown:
+            assert f"constant({literal} : f32)" in out, (flags, out)
