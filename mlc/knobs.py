@@ -650,6 +650,10 @@ def load_config(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
             text = Path(text).read_text(encoding="utf-8")
         except OSError as e:
             raise KnobError(f"cannot read knob configuration '{source}': {e.strerror}") from None
+        except UnicodeDecodeError as e:
+            raise KnobError(
+                f"knob configuration '{source}' is not UTF-8 text (byte {e.start})"
+            ) from None
         origin = f"'{source}'"
     else:
         origin = "text"

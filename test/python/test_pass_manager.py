@@ -500,6 +500,10 @@ def test_run_cli_bad_knob_file(tmp_path, capsys) -> None:  # noqa: ANN001
     bad.write_text("[1, 2]")
     assert not run_cli(m, _cli("-p", "cse", f"--knobs={bad}"))
     assert "must be a JSON object" in capsys.readouterr().err
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe{}")
+    assert not run_cli(m, _cli("-p", "cse", f"--knobs={binary}"))
+    assert "is not UTF-8 text (byte 0)" in capsys.readouterr().err
 
 
 def test_list_option_defaults_are_tuples() -> None:
