@@ -584,7 +584,7 @@ class KnobContext:
                 raise KnobError(
                     Diagnostic(
                         "error",
-                        f"value {json.dumps(self.candidate[key])} of knob '{key}' is outside "
+                        f"value {_shown(self.candidate[key])} of knob '{key}' is outside "
                         f"its domain {domain}",
                         site.location,
                     )
@@ -628,6 +628,14 @@ class KnobContext:
         return text
 
 
+def _shown(value: Any) -> str:
+    """A candidate value as its JSON text, or its repr when it has none (a Python object)."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def _parse_config(data: Any, origin: str) -> dict[str, Any]:
     if isinstance(data, dict) and isinstance(data.get("knobs"), list):
         # A knob-space dump: take each knob's value.
@@ -644,6 +652,11 @@ def load_config(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
     """
     if isinstance(source, Mapping):
         return _parse_config(dict(source), "object")
+    if not isinstance(source, (str, Path)):
+        raise TypeError(
+            "knob configuration must be a mapping, JSON text or a file path, "
+            f"got {type(source).__name__}"
+        )
     text = str(source)
     if not text.lstrip().startswith("{"):
         try:

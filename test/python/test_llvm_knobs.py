@@ -118,11 +118,18 @@ def test_unroll_default_follows_the_opt_level() -> None:
         ("fast_math", "unsafe", r"choice\["),
         ("loop_vectorize", 1, "bool"),
         ("unroll_threshold", 299, r"choice\[0, 50"),
+        ("opt_level", object(), r"int\[0\.\.3\]"),  # no JSON text: shown by its repr
     ],
 )
 def test_out_of_domain_values_name_the_knob(name: str, value: object, domain: str) -> None:
     with pytest.raises(PassError, match=f"knob '{SITE}/{name}' is outside its domain {domain}"):
         mlc.compile(PROGRAM, knobs={_key(name): value})
+
+
+@pytest.mark.parametrize("knobs", [123, [1], 2.5])
+def test_knobs_of_the_wrong_type_are_a_type_error(knobs: object) -> None:
+    with pytest.raises(TypeError, match="knob configuration must be a mapping, JSON text or"):
+        mlc.compile(PROGRAM, knobs=knobs)
 
 
 @pytest.mark.parametrize(
