@@ -27,6 +27,12 @@ for its 8: with both stores through the caches, a row kernel at the machine's ba
 half the L3 (here: the 10M-element kernels, the triad included, and the row kernels from
 4,096 rows on), so both sides then move what they are counted for. `--nontemporal never`
 compiles every mlc kernel, the triad too, without them (16 vs 12 real bytes again).
+
+Where the row kernels read from: at 4,096 rows x is 16 MiB, half the 32 MiB L3, but every
+timed run of a kernel follows a triad run (`_best_interleaved`), whose 80 MB of reads evict
+it, so the kernels read x from DRAM at 4,096 rows as at 16,384. Run back to back over the
+same x instead, they read it from the L3 (session 14: layernorm 109%, row sum 107% and row
+max 128% of the triad then).
 """
 
 from __future__ import annotations
