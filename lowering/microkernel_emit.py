@@ -61,7 +61,7 @@ class Config:
 
     __slots__ = (
         "mr", "nr", "vl", "mc", "kc", "nc", "order", "parallel", "pack", "pack_a", "inline_b",
-        "unroll", "prefetch", "prefetch_c",
+        "unroll", "prefetch", "prefetch_c", "pack_a_once",
     )
 
     def __init__(
@@ -80,7 +80,13 @@ class Config:
         unroll: int = 1,
         prefetch: int = 0,
         prefetch_c: bool = False,
+        pack_a_once: bool = False,
     ) -> None:
+        # Pack all of A once (by the first column block) into a buffer of every A block and
+        # reuse it for the later column blocks, instead of packing each A block again per jc
+        # block. Applies with jc the outermost block loop, A packed, static M and K, more than
+        # one jc block and no parallel loop.
+        self.pack_a_once = pack_a_once
         # Prefetch (for writing) the C tile of the next micro-tile before each kernel: a later
         # kc block starts from C's partial sums, which would stall the kernel on a cache miss.
         self.prefetch_c = prefetch_c
@@ -442,8 +448,20 @@ class _Nest:
         self.bp = self.alloc(([sb] if sb is not None else []) + [strips, self.kcE, nr])
         # A read in place: only its partial last strip is packed (zero-padded, at strip 0).
         a_strips = self.mcE // mr if cfg.pack_a else (0 if self.full_m else 1)
+        # A packed once for all column blocks: one buffer slot per (k block, row block).
+        self.a_once = (
+            cfg.pack_a_once
+            and cfg.pack_a
+            and cfg.parallel == "none"
+            and self.order[0] == "jc"
+            and type(self.M) is int
+            and type(self.K) is int
+            and type(self.nNB) is int
+            and self.nNB > 1
+        )
+        a_lead: list[Idx] = [self.nKB, self.nMB] if self.a_once else []
         self.ap = (
-            self.alloc(([sa] if sa is not None else []) + [a_strips, self.kcE, mr])
+            self.alloc(([sa] if sa is not None else []) + a_lead + [a_strips, self.kcE, mr])
             if a_strips
             else None
         )
@@ -510,11 +528,21 @@ class _Nest:
         if depth == self.b_at and not self.inline_b:
             self.pack_b(inner, env)
         if depth == self.a_at:
-            self.pack_a(inner, env)
+            if self.a_once:  # the first column block packs, the later ones reuse
+                _, first, _ = inner.if_(lambda j: [(j, True)], [env["jc_t"]], False)
+                self.pack_a(first, env)
+            else:
+                self.pack_a(inner, env)
         self.outer(inner, depth + 1, env)
 
     def _slot(self, private: bool) -> list[Idx]:
         return [self.par_iv] if private else []
+
+    def _aslot(self, env: dict[str, Idx]) -> list[Idx]:
+        """Leading indices of the packed A buffer: the thread's slot, and with A packed once
+        the k block and row block."""
+        lead = [env["pc_t"], env["ic_t"]] if self.a_once else []
+        return self._slot(self.a_private) + lead
 
     def kcur(self, env: dict[str, Idx]) -> Ub:
         kc = self.kcE
@@ -603,7 +631,7 @@ class _Nest:
         """Ap[s][kk][r] = A(m = ic + s*mr + r, k = pc + kk), zero past M."""
         c, mr, mc = self.c, self.cfg.mr, self.mcE
         ic, pc = env["ic"], env["pc"]
-        slot = self._slot(self.a_private)
+        slot = self._aslot(env)
         ident = _ident(len(slot) + 3)
         kcur = self.kcur(env)
 
@@ -836,7 +864,7 @@ class _Nest:
         """One k step of the micro-kernel: B vectors, broadcast A elements, mr x nr/vl FMAs."""
         mr, nr, vl = self.cfg.mr, self.cfg.nr, self.cfg.vl
         nv = nr // vl
-        bslot, aslot = self._slot(self.b_private), self._slot(self.a_private)
+        bslot, aslot = self._slot(self.b_private), self._aslot(env)
         bmap, amap = _ident(len(bslot) + 3), _ident(len(aslot) + 3)
         kind, where = bsrc
         k_in: Idx | None = None

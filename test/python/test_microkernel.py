@@ -123,7 +123,7 @@ def test_knobs_are_listed_with_legal_domains() -> None:
     _after_pass(_matmul("64", "784", "512"), 16, ctx)
     names = {r.name: r for r in ctx.space() if r.pass_name == "contraction-microkernel"}
     blis = {"mr", "nr", "kc", "mc", "nc", "order", "parallel", "pack", "pack-a", "inline-pack-b"}
-    blis |= {"k-unroll", "prefetch", "prefetch-c"}
+    blis |= {"k-unroll", "prefetch", "prefetch-c", "pack-a-once"}  # static, >= 2^24 madds
     assert set(names) == blis | {"kernel", "rows", "vecs", "kblock"}
     assert names["kernel"].value == "blis"
     mr, nr = names["mr"].value, names["nr"].value
@@ -410,11 +410,14 @@ def test_static_products_unrolled() -> None:
     assert chosen("?", 784, 512)["k-unroll"] == 1
 
 
-@pytest.mark.parametrize("shape", [(520, 514, 530), (512, 1023, 512), (260, 1100, 522)])
+@pytest.mark.parametrize(
+    "shape", [(520, 514, 530), (512, 1023, 512), (260, 1100, 522), (302, 1024, 520)]
+)
 def test_large_products_numerics(shape: tuple[int, int, int]) -> None:
     """The large-product defaults through lower-to-cpu (an even K unrolled with edge tiles in M
-    and N, an odd K where the unroll falls back to 1, and K over two kc blocks with C read back
-    and prefetched), against NumPy, and the same bits on 1 and 2 threads."""
+    and N, an odd K where the unroll falls back to 1, K over two kc blocks with C read back
+    and prefetched, and A packed (rows 4 KiB apart) once for two column blocks on one thread),
+    against NumPy, and the same bits on 1 and 2 threads."""
     m, k, n = shape
     text = _matmul(str(m), str(k), str(n), "bias,relu")
     rng = np.random.default_rng(k)
@@ -425,3 +428,76 @@ def test_large_products_numerics(shape: tuple[int, int, int]) -> None:
     got = [mlc.compile(text, threads=t, opt_level=1).main(a, b, bias) for t in (1, 2)]
     np.testing.assert_allclose(got[0], expected, rtol=1e-4, atol=1e-3)
     assert np.array_equal(got[0], got[1])
+
+
+def _numpy_check(text: str, knobs: dict, threads: int = 1) -> np.ndarray:
+    """Compiled with `knobs` against NumPy in float64 (inputs as `_inputs` makes them)."""
+    module = mlc.parse(text)
+    args = _inputs(module, {}, 0)
+    got = mlc.compile(text, pipeline=_pipeline(8), knobs=knobs, threads=threads).main(*args)
+    want = args[0].astype(np.float64) @ args[1]
+    if len(args) > 2:  # bias, relu
+        want = np.maximum(want + args[2], 0)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+    return got  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("order", ["jc-pc-ic", "jc-ic-pc"])
+def test_a_packed_once_for_all_column_blocks(order: str) -> None:
+    """pack-a-once: the first column block packs every A block (a buffer with a slot per k
+    block and row block) and the later column blocks reuse them; edge tiles in M and N, three
+    k blocks (C read back), the epilogues on the last."""
+    text = _matmul("262", "270", "250", "bias,relu")  # 17.7 M multiply-adds: asked
+    site = _site(text)
+    knobs = {
+        f"{site}/pack-a-once": True, f"{site}/pack-a": True, f"{site}/mr": 6, f"{site}/nr": 8,
+        f"{site}/kc": 128, f"{site}/mc": 120, f"{site}/nc": 96, f"{site}/order": order,
+        f"{site}/parallel": "none", f"{site}/kernel": "blis",
+    }
+    once = "memref<3x3x20x128x6xf32>"  # 3 k blocks x 3 row blocks x 20 strips of 128 x 6
+    assert once in _after_pass(text, 8, KnobContext(knobs))
+    assert once not in _after_pass(text, 8, KnobContext({**knobs, f"{site}/pack-a-once": False}))
+    one = _numpy_check(text, knobs)
+    # Not applied when another loop is outermost, with a split loop or with A in place.
+    for other in (
+        {f"{site}/order": "pc-jc-ic"}, {f"{site}/parallel": "jc"}, {f"{site}/pack-a": False}
+    ):
+        config = {**knobs, **other}
+        assert once not in _after_pass(text, 8, KnobContext(config))
+        assert np.array_equal(_numpy_check(text, config, threads=2), one)
+
+
+def test_a_packed_once_batched_and_default() -> None:
+    """With batch loops the buffer is refilled per batch iteration. The knob is asked for
+    static products of at least UNROLL_STATIC_MADDS multiply-adds; its default is on for
+    large ones whose A fits the L3 share (the emitter applies it to the serial nest only)."""
+    from mlc.lowering.microkernel import LARGE_MADDS, UNROLL_STATIC_MADDS, cache_sizes
+
+    a, b, c = "tensor<3x100x300xf32>", "tensor<3x300x200xf32>", "tensor<3x100x200xf32>"
+    text = (
+        f"func.func @main(%a: {a}, %b: {b}) -> {c} {{\n"
+        f"  %0 = graph.matmul %a, %b : ({a}, {b}) -> {c}\n  return %0 : {c}\n}}\n"
+    )
+    assert 3 * 100 * 300 * 200 >= UNROLL_STATIC_MADDS
+    site = _site(text)
+    knobs = {
+        f"{site}/pack-a-once": True, f"{site}/pack-a": True, f"{site}/kc": 128,
+        f"{site}/mc": 48, f"{site}/nc": 64, f"{site}/parallel": "none", f"{site}/mr": 6,
+        f"{site}/nr": 8, f"{site}/kernel": "blis",
+    }
+    assert "memref<3x3x8x128x6xf32>" in _after_pass(text, 8, KnobContext(knobs))
+    module = mlc.parse(text)
+    x, y = _inputs(module, {}, 0)
+    got = mlc.compile(text, pipeline=_pipeline(8), knobs=knobs, threads=1).main(x, y)
+    np.testing.assert_allclose(got, x.astype(np.float64) @ y, rtol=1e-4, atol=1e-3)
+
+    def chosen(m: str, k: int, n: int) -> bool | None:
+        ctx = KnobContext()
+        _after_pass(_matmul(m, str(k), str(n)), 8, ctx)
+        got = [r.value for r in ctx.space() if r.name == "pack-a-once"]
+        return bool(got[0]) if got else None
+
+    assert 1024**3 >= LARGE_MADDS and 256**3 < LARGE_MADDS
+    assert chosen("1024", 1024, 1024) == (1024 * 1024 * 4 <= cache_sizes().l3)
+    assert chosen("256", 256, 256) is False
+    assert chosen("128", 128, 128) is None and chosen("?", 1024, 1024) is None
