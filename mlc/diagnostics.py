@@ -119,6 +119,10 @@ class Diagnostic:
         line = source_line(loc.filename, loc.line)
         if line is None:
             return head
+        if not line.isascii():
+            # Bytes that are not UTF-8 (kept as lone surrogates by `mlc.parse_file`) show as
+            # U+FFFD, as `mlc-opt` reads them, not as `\udcff` escapes.
+            line = line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         caret = " " * max(loc.col - 1, 0) + "^"
         return f"{head}\n{line}\n{caret}"
 

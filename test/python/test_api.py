@@ -349,6 +349,15 @@ def test_parse_file_with_invalid_utf8(tmp_path: Path) -> None:
     assert op.get_attr("s") is escaped.regions[0].blocks[0].first.get_attr("s")
 
 
+def test_diagnostic_shows_invalid_utf8_as_replacement_characters(tmp_path: Path) -> None:
+    path = tmp_path / "junk.mlir"
+    path.write_bytes(b"\xff\xfe garbage\n")
+    with pytest.raises(mlc.ParseError) as info:
+        mlc.parse_file(str(path))
+    text = str(info.value)
+    assert "\ufffd\ufffd garbage" in text and "\udcff" not in text
+
+
 def test_columns_count_bytes_like_mlir() -> None:
     """MLIR's columns are byte offsets: a non-ASCII character before a token shifts it."""
     text = 'func.func @f(%a: i32 {test.s = "\u00e9"}, %b: i32) {\n  return\n}\n'
