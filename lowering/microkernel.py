@@ -409,6 +409,11 @@ class ContractionMicrokernelPass(Pass):
         KnobDecl("prefetch", "choice", "Prefetch the packed panels this many k steps ahead"),
         KnobDecl("prefetch-c", "bool", "Prefetch the next micro-tile's C tile before a kernel"),
         KnobDecl(
+            "edge-m-kernel",
+            "bool",
+            "Static M: the partial last row strip runs a kernel of its own height (static products)",
+        ),
+        KnobDecl(
             "pack-a-once",
             "bool",
             "Pack A once for all column blocks (jc outermost, not split; static products)",
@@ -562,14 +567,15 @@ class ContractionMicrokernelPass(Pass):
         # A/B, thread CPU time, real-time priority, load 3.3-3.9); 1024^3 -0.5..+0.9%.
         # Asked for static products of at least UNROLL_STATIC_MADDS multiply-adds (below, the
         # repacking of A is a small cost; dynamic sizes keep their knob space).
-        pack_a_once = False
+        pack_a_once = edge_m = False
         if static and b * m * n * k >= UNROLL_STATIC_MADDS:
             once0 = large and m * k * 4 <= caches.l3
             pack_a_once = ctx.knob(site, "pack-a-once", Bool(), once0)
+            edge_m = ctx.knob(site, "edge-m-kernel", Bool(), True)
         # `parallel` is asked by _configure once the kernel is known (par0: the nest's default).
         return Config(
             mr, nr, vl, mc, kc, nc, order, par0, pack, pack_a, inline_b, unroll, prefetch,
-            prefetch_c, pack_a_once,
+            prefetch_c, pack_a_once, edge_m,
         )
 
     def _blis_parallel(

@@ -61,7 +61,7 @@ class Config:
 
     __slots__ = (
         "mr", "nr", "vl", "mc", "kc", "nc", "order", "parallel", "pack", "pack_a", "inline_b",
-        "unroll", "prefetch", "prefetch_c", "pack_a_once",
+        "unroll", "prefetch", "prefetch_c", "pack_a_once", "edge_m",
     )
 
     def __init__(
@@ -81,7 +81,11 @@ class Config:
         prefetch: int = 0,
         prefetch_c: bool = False,
         pack_a_once: bool = False,
+        edge_m: bool = False,
     ) -> None:
+        # With a static M that is not a multiple of mr, the last row strip runs a kernel of
+        # M mod mr rows (else the mr-row kernel on zero-padded rows, stored through scratch).
+        self.edge_m = edge_m
         # Pack all of A once (by the first column block) into a buffer of every A block and
         # reuse it for the later column blocks, instead of packing each A block again per jc
         # block. Applies with jc the outermost block loop, A packed, static M and K, more than
@@ -444,10 +448,12 @@ class _Nest:
         if self.inline_b and self.nMB == 1:
             strips = 1
         self.full_m = type(self.M) is int and self.M % mr == 0
+        # The partial last row strip by a kernel of its own height (static M).
+        self.edge_m = cfg.edge_m and type(self.M) is int and not self.full_m
         self.full_n = type(self.N) is int and self.N % nr == 0
         self.bp = self.alloc(([sb] if sb is not None else []) + [strips, self.kcE, nr])
         # A read in place: only its partial last strip is packed (zero-padded, at strip 0).
-        a_strips = self.mcE // mr if cfg.pack_a else (0 if self.full_m else 1)
+        a_strips = self.mcE // mr if cfg.pack_a else (0 if self.full_m or self.edge_m else 1)
         # A packed once for all column blocks: one buffer slot per (k block, row block).
         self.a_once = (
             cfg.pack_a_once
@@ -655,7 +661,7 @@ class _Nest:
         if self.cfg.pack_a and e.bound(full) != 0:
             _, es = e.for_(0, full)
             strip(es, es.block.arguments[0], mr)
-        if not self.full_m:
+        if not self.full_m and (self.cfg.pack_a or not self.edge_m):
             _, et, _ = e.if_(
                 lambda i, m: [(i + mc - m - 1, False), (m % mr - 1, False)], [ic, self.M], False
             )
@@ -679,14 +685,47 @@ class _Nest:
             else:  # the first ic block packs the strip, the others find it in the panel
                 _, first, _ = et.if_(lambda i: [(i, True)], [env["ic_t"]], False)
                 self.pack_b_strips(first, env, t)
+        # With an exact edge strip the strip loop runs the full-height strips only.
+        exact = self.edge_m
         mtiles: Ub = (
-            lambda i, m: [AffineConstantExpr(mc // mr), (m - i).ceildiv(mr)],
+            lambda i, m: [
+                AffineConstantExpr(mc // mr), (m - i).floordiv(mr) if exact else (m - i).ceildiv(mr)
+            ],
             (ic, self.M),
         )
         _, es = et.for_(0, mtiles)
         s = es.block.arguments[0]
         i0 = es.ix(lambda i, ss: i + ss * mr, ic, s)
         j0 = es.ix(lambda j, tt: j + tt * nr, jc, t)
+        saved_full = self.full_m
+        self.full_m = saved_full or exact  # (the strip loop's strips are all full then)
+        try:
+            self.strip_tiles(es, env, s, i0, j0, bstrip)
+        finally:
+            self.full_m = saved_full
+        if exact:
+            # The partial last strip (rows M - rem .. M) in the row block holding it, by a
+            # kernel of its own height: no padded rows computed, no scratch tile for M.
+            assert type(self.M) is int
+            rem = self.M % mr
+            top = self.M - rem
+            _, el, _ = et.if_(
+                lambda i: [(top - i, False), (i + mc - 1 - top, False)], [ic], False
+            )
+            sl = el.ix(lambda i: (top - i).floordiv(mr), ic)
+            jl = el.ix(lambda j, tt: j + tt * nr, jc, t)
+            saved = self.cfg.mr, self.full_m
+            self.cfg.mr, self.full_m = rem, True
+            try:
+                self.strip_tiles(el, env, sl, top, jl, bstrip)
+            finally:
+                self.cfg.mr, self.full_m = saved
+
+    def strip_tiles(
+        self, es: _E, env: dict[str, Idx], s: Idx, i0: Idx, j0: Idx, bstrip: Idx
+    ) -> None:
+        """The micro-tile of row strip s (rows from i0) and column strip bstrip (from j0)."""
+        nr = self.cfg.nr
 
         def by_a(ee: _E, bsrc: tuple[str, Idx]) -> None:
             if self.cfg.pack_a:

@@ -123,7 +123,8 @@ def test_knobs_are_listed_with_legal_domains() -> None:
     _after_pass(_matmul("64", "784", "512"), 16, ctx)
     names = {r.name: r for r in ctx.space() if r.pass_name == "contraction-microkernel"}
     blis = {"mr", "nr", "kc", "mc", "nc", "order", "parallel", "pack", "pack-a", "inline-pack-b"}
-    blis |= {"k-unroll", "prefetch", "prefetch-c", "pack-a-once"}  # static, >= 2^24 madds
+    blis |= {"k-unroll", "prefetch", "prefetch-c"}
+    blis |= {"pack-a-once", "edge-m-kernel"}  # static products of >= 2^24 madds
     assert set(names) == blis | {"kernel", "rows", "vecs", "kblock"}
     assert names["kernel"].value == "blis"
     mr, nr = names["mr"].value, names["nr"].value
@@ -501,3 +502,52 @@ def test_a_packed_once_batched_and_default() -> None:
     assert chosen("1024", 1024, 1024) == (1024 * 1024 * 4 <= cache_sizes().l3)
     assert chosen("256", 256, 256) is False
     assert chosen("128", 128, 128) is None and chosen("?", 1024, 1024) is None
+
+
+def _accumulator_counts(ir: str) -> set[int]:
+    """The numbers of vector<8xf32> iter_args of the k loops (micro-kernels) in `ir`."""
+    import re
+
+    return {
+        m.group(1).count("vector<8xf32>")
+        for m in re.finditer(r"iter_args\([^)]*\) -> \(([^)]*)\)", ir)
+    }
+
+
+@pytest.mark.parametrize("pack_a", [True, False])
+@pytest.mark.parametrize("pack_b", [True, False])
+def test_edge_m_kernel(pack_a: bool, pack_b: bool) -> None:
+    """edge-m-kernel: with a static M not a multiple of mr the last row strip runs a kernel of
+    M mod mr rows (262 = 43 x 6 + 4: a 4 x 16 kernel beside the 6 x 16 one), in the row block
+    holding it; A packed or in place, B packed or in place, three k blocks, the epilogues; the
+    same bits on 1 and 2 threads."""
+    text = _matmul("262", "270", "250", "bias,relu")
+    site = _site(text)
+    knobs = {
+        f"{site}/edge-m-kernel": True, f"{site}/pack-a": pack_a, f"{site}/pack": pack_b,
+        f"{site}/mr": 6, f"{site}/nr": 16, f"{site}/kc": 128, f"{site}/mc": 120,
+        f"{site}/nc": 96, f"{site}/kernel": "blis", f"{site}/k-unroll": 1,
+    }
+    on = _accumulator_counts(_after_pass(text, 8, KnobContext(knobs)))
+    off = _accumulator_counts(
+        _after_pass(text, 8, KnobContext({**knobs, f"{site}/edge-m-kernel": False}))
+    )
+    assert on == {12, 8} and off == {12}
+    one = _numpy_check(text, knobs)
+    two = _numpy_check(text, {**knobs, f"{site}/parallel": "ic"}, threads=2)
+    assert np.array_equal(one, two)
+    assert np.array_equal(one, _numpy_check(text, {**knobs, f"{site}/parallel": "jc"}, 2))
+
+
+def test_edge_m_kernel_default() -> None:
+    """On by default where asked (static products of at least UNROLL_STATIC_MADDS
+    multiply-adds); not asked for a dynamic M or a small product."""
+
+    def chosen(m: str, k: int, n: int) -> bool | None:
+        ctx = KnobContext()
+        _after_pass(_matmul(m, str(k), str(n)), 8, ctx)
+        got = [r.value for r in ctx.space() if r.name == "edge-m-kernel"]
+        return bool(got[0]) if got else None
+
+    assert chosen("64", 784, 512) is True and chosen("256", 256, 256) is True
+    assert chosen("?", 784, 512) is None and chosen("64", 64, 64) is None
