@@ -1,10 +1,13 @@
-"""The `vector` dialect: fixed-size SIMD values (broadcast, reductions, element access, vector
-loads/stores and transfers on memrefs), with MLIR's names, properties, verifiers and syntax.
+"""The `vector` dialect: fixed-size SIMD values (broadcast, reductions, element access,
+shuffles, vector loads/stores and transfers on memrefs), with MLIR's names, properties,
+verifiers and syntax.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from mlc.dialects.arith import FASTMATH_NONE, FastMathAttrC
 from mlc.dialects.memref import (
@@ -560,6 +563,96 @@ def _verify_vector_access(
         raise op.error("base and valueToStore element type should match")
 
 
+class ShuffleOp(Op, InferTypeOpInterface):
+    """Picks leading-dim slices of two vectors by a constant mask.
+
+    The mask indexes the concatenation of the operands along their leading dim (-1: a poison
+    slice); the operands share their trailing dims and element type, and the result has one
+    leading slice per mask entry (0-D operands count as one element each).
+
+        %r = vector.shuffle %a, %b [0, 5, 1, -1] : vector<4xf32>, vector<2xf32>
+    """
+
+    name = "vector.shuffle"
+    traits = (Pure,)
+    v1 = operand(AnyVectorOfAnyRank)
+    v2 = operand(AnyVectorOfAnyRank)
+    mask = prop(DenseI64ArrayAttr)
+    vector = result(AnyVectorOfAnyRank)
+
+    @classmethod
+    def infer_result_types(cls, operand_types: Any, attributes: Any, regions: Any = ()) -> list:
+        v1 = operand_types[0]
+        n = len(attributes["mask"].values)
+        return [A.VectorType([n, *v1.shape[1:]], v1.element_type)]
+
+    @classmethod
+    def parse_asm(cls, parser: Any, state: OperationState) -> None:
+        a = parser.parse_operand()
+        parser.parse_punct(",")
+        b = parser.parse_operand()
+        mask: list[int] = []
+        parser.parse_comma_separated_list("square", lambda: mask.append(parser.parse_integer()))
+        state.attributes["mask"] = A.DenseArrayAttr(A.i64, mask)
+        parser.parse_optional_attr_dict(state.attributes)
+        parser.parse_punct(":")
+        ta = parser.parse_type()
+        parser.parse_punct(",")
+        tb = parser.parse_type()
+        state.operands = [parser.resolve_operand(a, ta), parser.resolve_operand(b, tb)]
+        if type(ta) is not A.VectorType:
+            raise parser.error(f"expected a vector type, got {ta}")
+        state.result_types = cls.infer_result_types([ta, tb], state.attributes)
+
+    def print_asm(self, p: Any) -> None:
+        p.write(" ")
+        p.print_operand(self.v1)
+        p.write(", ")
+        p.print_operand(self.v2)
+        p.write(" [" + ", ".join(map(str, self.mask.values)) + "]")
+        p.print_attr_dict(self._attrs, ("mask",))
+        p.write(" : ")
+        p.print_type(self.v1.type)
+        p.write(", ")
+        p.print_type(self.v2.type)
+
+    def verify_op(self) -> None:
+        t1, t2, rt = self.v1.type, self.v2.type, self.vector.type
+        _check_fixed(self, t1, t2, rt)
+        for which, t in (("first operand v1", t1), ("second operand v2", t2)):
+            if t.element_type is not rt.element_type:
+                raise self.error(
+                    f"failed to verify that {which} and result have same element type"
+                )
+        zero_d = t1.rank == 0 and t2.rank == 0 and rt.rank == 1
+        if not zero_d and not (t1.rank == rt.rank and t2.rank == rt.rank):
+            raise self.error("rank mismatch")
+        if t1.shape[1:] != rt.shape[1:] or t2.shape[1:] != rt.shape[1:]:
+            raise self.error("dimension mismatch")
+        mask = self.mask.values
+        if not mask:
+            raise self.error("invalid mask length")
+        if len(mask) != rt.shape[0]:
+            raise self.error("mask length mismatch")
+        size = (t1.shape[0] if t1.rank else 1) + (t2.shape[0] if t2.rank else 1)
+        for i, m in enumerate(mask):
+            if not (m == POISON_INDEX or 0 <= m < size):
+                raise self.error(f"mask index #{i + 1} out of range")
+
+    def fold(self, operand_attrs: list) -> Any:
+        t1, rt = self.v1.type, self.vector.type
+        mask = self.mask.values
+        if t1 is rt and t1.rank and list(mask) == list(range(t1.shape[0])):
+            return self.v1
+        a, b = operand_attrs
+        if POISON_INDEX in mask or type(a) is not A.DenseElementsAttr:
+            return None
+        if type(b) is not A.DenseElementsAttr:
+            return None
+        slices = [np.asarray(x.array).reshape(-1, *rt.shape[1:]) for x in (a, b)]
+        return A.DenseElementsAttr(rt, np.concatenate(slices)[list(mask)])
+
+
 class LoadOp(Op, MemoryEffectsOpInterface):
     """Loads a vector from a memref at the given indices (contiguous along the trailing dims).
 
@@ -933,8 +1026,8 @@ def materialize_constant(
 DIALECT = Dialect(
     "vector",
     ops=[
-        BroadcastOp, SplatOp, FMAOp, ReductionOp, ExtractOp, InsertOp, LoadOp, StoreOp,
-        TransferReadOp, TransferWriteOp,
+        BroadcastOp, SplatOp, FMAOp, ReductionOp, ExtractOp, InsertOp, ShuffleOp, LoadOp,
+        StoreOp, TransferReadOp, TransferWriteOp,
     ],
     attributes=[CombiningKindAttr],
     materialize_constant=materialize_constant,

@@ -592,6 +592,32 @@ def _insert(fn: FnLowering, op: Operation) -> None:
     fn.vmap[op.results[0]] = fn.v(LE.InsertElementOp, [dest, val, pos[0]], dest.type)
 
 
+@lowering("vector.shuffle")
+def _shuffle(fn: FnLowering, op: Operation) -> None:
+    """One `llvm.shufflevector` for operands of one type, else element by element (LLVM's
+    shuffle takes two operands of the same type), as MLIR's conversion does."""
+    t1, t2 = op.operands[0].type, op.operands[1].type
+    rt = op.results[0].type
+    if t1.rank != 1 or t2.rank != 1:  # type: ignore[attr-defined]
+        raise unsupported("vector.shuffle of n-D or 0-D vectors")
+    v1, v2 = fn.get(op.operands[0]), fn.get(op.operands[1])
+    mask = op.get_attr("mask").values  # type: ignore[union-attr]
+    if t1 is t2:
+        attrs = {"mask": A.DenseArrayAttr(A.i32, mask)}
+        fn.vmap[op.results[0]] = fn.v(LE.ShuffleVectorOp, [v1, v2], rt, attrs)
+        return
+    n1 = t1.shape[0]  # type: ignore[attr-defined]
+    et = rt.element_type  # type: ignore[attr-defined]
+    out = fn.undef(rt)
+    for i, m in enumerate(mask):
+        if m < 0:  # poison: the lane keeps undef
+            continue
+        src, k = (v1, m) if m < n1 else (v2, m - n1)
+        e = fn.v(LE.ExtractElementOp, [src, fn.const(k)], et)
+        out = fn.v(LE.InsertElementOp, [out, e, fn.const(i)], rt)
+    fn.vmap[op.results[0]] = out
+
+
 def _transfer_checks(op: Operation, base_t: A.Type, has_mask: bool) -> None:
     """The transfers that are plain vector loads/stores: a memref base, no mask, all in bounds,
     a 1-D vector along the minor dimension (the contiguous case of MLIR's lowering)."""

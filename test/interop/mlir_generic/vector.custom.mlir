@@ -26,6 +26,8 @@ module {
     vector.transfer_write %arg1, %arg3[%arg4, %arg5] {in_bounds = [true]} : vector<8xf32>, memref<?x?xf32>
     vector.transfer_write %arg2, %arg3[%arg4, %arg5] : vector<4x8xf32>, memref<?x?xf32>
     %18 = vector.transfer_write %arg1, %arg9[%arg4, %arg5] : vector<8xf32>, tensor<?x?xf32>
+    %19 = vector.shuffle %arg1, %arg1 [0, 8, 1, -1] : vector<8xf32>, vector<8xf32>
+    %20 = vector.shuffle %arg2, %0 [7, 0] {test.x} : vector<4x8xf32>, vector<4x8xf32>
     return %18 : tensor<?x?xf32>
   }
 }

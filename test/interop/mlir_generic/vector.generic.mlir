@@ -29,6 +29,8 @@
     "vector.transfer_write"(%arg1, %arg3, %arg4, %arg5) <{in_bounds = [true], operandSegmentSizes = array<i32: 1, 1, 2, 0>, permutation_map = #map}> : (vector<8xf32>, memref<?x?xf32>, index, index) -> ()
     "vector.transfer_write"(%arg2, %arg3, %arg4, %arg5) <{in_bounds = [false, false], operandSegmentSizes = array<i32: 1, 1, 2, 0>, permutation_map = #map2}> : (vector<4x8xf32>, memref<?x?xf32>, index, index) -> ()
     %18 = "vector.transfer_write"(%arg1, %arg9, %arg4, %arg5) <{in_bounds = [false], operandSegmentSizes = array<i32: 1, 1, 2, 0>, permutation_map = #map}> : (vector<8xf32>, tensor<?x?xf32>, index, index) -> tensor<?x?xf32>
+    %19 = "vector.shuffle"(%arg1, %arg1) <{mask = array<i64: 0, 8, 1, -1>}> : (vector<8xf32>, vector<8xf32>) -> vector<4xf32>
+    %20 = "vector.shuffle"(%arg2, %0) <{mask = array<i64: 7, 0>}> {test.x} : (vector<4x8xf32>, vector<4x8xf32>) -> vector<2x8xf32>
     "func.return"(%18) : (tensor<?x?xf32>) -> ()
   }) : () -> ()
 }) : () -> ()

@@ -23,5 +23,7 @@ func.func @v(%x: f32, %v: vector<8xf32>, %w: vector<4x8xf32>, %m: memref<?x?xf32
   vector.transfer_write %v, %m[%i, %j] {in_bounds = [true]} : vector<8xf32>, memref<?x?xf32>
   vector.transfer_write %w, %m[%i, %j] : vector<4x8xf32>, memref<?x?xf32>
   %tw = vector.transfer_write %v, %t[%i, %j] : vector<8xf32>, tensor<?x?xf32>
+  %sh = vector.shuffle %v, %v [0, 8, 1, -1] : vector<8xf32>, vector<8xf32>
+  %sh2 = vector.shuffle %w, %b [7, 0] {test.x} : vector<4x8xf32>, vector<4x8xf32>
   return %tw : tensor<?x?xf32>
 }

@@ -64,3 +64,47 @@ func.func @dynamic_or_poison_extract_kept(%i: index) -> (f32, f32) {
   %p = vector.extract %c[-1] : f32 from vector<4xf32>
   return %e, %p : f32, f32
 }
+
+// -----
+
+// A shuffle picking its first operand unchanged is that operand; shuffles of constants fold.
+
+// CHECK-LABEL: func.func @shuffle_identity
+// CHECK-SAME: (%[[A:.+]]: vector<4xf32>, %{{.+}}: vector<4xf32>)
+func.func @shuffle_identity(%a: vector<4xf32>, %b: vector<4xf32>) -> vector<4xf32> {
+  // CHECK-NEXT: return %[[A]]
+  %0 = vector.shuffle %a, %b [0, 1, 2, 3] : vector<4xf32>, vector<4xf32>
+  return %0 : vector<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @shuffle_constants
+func.func @shuffle_constants() -> (vector<3xf32>, vector<3x2xi32>, vector<2xf32>) {
+  // CHECK-DAG: arith.constant dense<[4.000000e+00, 1.000000e+00, 5.000000e+00]> : vector<3xf32>
+  // CHECK-DAG: arith.constant dense<{{\[}}[7, 7], [1, 2], [3, 4]]> : vector<3x2xi32>
+  // CHECK-DAG: arith.constant dense<[2.000000e+00, 1.000000e+00]> : vector<2xf32>
+  // CHECK-NOT: vector.shuffle
+  %a = arith.constant dense<[1.0, 2.0, 3.0]> : vector<3xf32>
+  %b = arith.constant dense<[4.0, 5.0]> : vector<2xf32>
+  %0 = vector.shuffle %a, %b [3, 0, 4] : vector<3xf32>, vector<2xf32>
+  %c = arith.constant dense<[[1, 2], [3, 4]]> : vector<2x2xi32>
+  %d = arith.constant dense<7> : vector<1x2xi32>
+  %1 = vector.shuffle %c, %d [2, 0, 1] : vector<2x2xi32>, vector<1x2xi32>
+  %e = arith.constant dense<1.0> : vector<f32>
+  %f = arith.constant dense<2.0> : vector<f32>
+  %2 = vector.shuffle %e, %f [1, 0] : vector<f32>, vector<f32>
+  return %0, %1, %2 : vector<3xf32>, vector<3x2xi32>, vector<2xf32>
+}
+
+// -----
+
+// A poison lane is not folded.
+
+// CHECK-LABEL: func.func @shuffle_poison_kept
+func.func @shuffle_poison_kept() -> vector<2xf32> {
+  // CHECK: vector.shuffle %{{.+}}, %{{.+}} [0, -1]
+  %a = arith.constant dense<[1.0, 2.0]> : vector<2xf32>
+  %0 = vector.shuffle %a, %a [0, -1] : vector<2xf32>, vector<2xf32>
+  return %0 : vector<2xf32>
+}

@@ -334,3 +334,59 @@ func.func @transfer_write_memref_result(%m: memref<?xf32>, %i: index, %v: vector
   %0 = "vector.transfer_write"(%v, %m, %i) <{in_bounds = [false], operandSegmentSizes = array<i32: 1, 1, 1, 0>, permutation_map = affine_map<(d0) -> (d0)>}> : (vector<8xf32>, memref<?xf32>, index) -> tensor<?xf32>
   return
 }
+
+// -----
+
+func.func @shuffle_index(%a: vector<4xf32>, %b: vector<2xf32>) {
+  // expected-error@+1 {{'vector.shuffle' op mask index #2 out of range}}
+  %0 = vector.shuffle %a, %b [0, 6] : vector<4xf32>, vector<2xf32>
+  return
+}
+
+// -----
+
+func.func @shuffle_negative(%a: vector<4xf32>) {
+  // expected-error@+1 {{'vector.shuffle' op mask index #1 out of range}}
+  %0 = vector.shuffle %a, %a [-2] : vector<4xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @shuffle_length(%a: vector<4xf32>, %b: vector<2xf32>) {
+  // expected-error@+1 {{'vector.shuffle' op mask length mismatch}}
+  %0 = "vector.shuffle"(%a, %b) <{mask = array<i64: 0>}> : (vector<4xf32>, vector<2xf32>) -> vector<2xf32>
+  return
+}
+
+// -----
+
+func.func @shuffle_empty(%a: vector<4xf32>) {
+  // expected-error@+1 {{'vector.shuffle' op invalid mask length}}
+  %0 = "vector.shuffle"(%a, %a) <{mask = array<i64>}> : (vector<4xf32>, vector<4xf32>) -> vector<1xf32>
+  return
+}
+
+// -----
+
+func.func @shuffle_element_type(%a: vector<4xf32>, %e: vector<2xi32>) {
+  // expected-error@+1 {{'vector.shuffle' op failed to verify that second operand v2 and result have same element type}}
+  %0 = "vector.shuffle"(%a, %e) <{mask = array<i64: 0>}> : (vector<4xf32>, vector<2xi32>) -> vector<1xf32>
+  return
+}
+
+// -----
+
+func.func @shuffle_trailing_dims(%d: vector<2x3xi8>) {
+  // expected-error@+1 {{'vector.shuffle' op dimension mismatch}}
+  %0 = "vector.shuffle"(%d, %d) <{mask = array<i64: 0>}> : (vector<2x3xi8>, vector<2x3xi8>) -> vector<1x2xi8>
+  return
+}
+
+// -----
+
+func.func @shuffle_rank(%a: vector<4xf32>, %d: vector<2x4xf32>) {
+  // expected-error@+1 {{'vector.shuffle' op rank mismatch}}
+  %0 = "vector.shuffle"(%a, %d) <{mask = array<i64: 0>}> : (vector<4xf32>, vector<2x4xf32>) -> vector<1xf32>
+  return
+}

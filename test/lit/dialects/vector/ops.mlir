@@ -90,3 +90,14 @@ func.func @transfers(%m: memref<?x?xf32>, %i: index, %x: f32, %v: vector<8xf32>,
   // CHECK: return %[[T]]
   return %5 : tensor<?x?xf32>
 }
+
+// CHECK-LABEL: func.func @shuffle
+func.func @shuffle(%a: vector<4xf32>, %b: vector<2xf32>, %c: vector<f32>, %d: vector<2x3xi8>) -> vector<3xf32> {
+  // CHECK: vector.shuffle %{{.+}}, %{{.+}} [0, 5, -1] : vector<4xf32>, vector<2xf32>
+  %0 = vector.shuffle %a, %b [0, 5, -1] : vector<4xf32>, vector<2xf32>
+  // CHECK: vector.shuffle %{{.+}}, %{{.+}} [1, 0] {test.x} : vector<f32>, vector<f32>
+  %1 = vector.shuffle %c, %c [1, 0] {test.x} : vector<f32>, vector<f32>
+  // CHECK: vector.shuffle %{{.+}}, %{{.+}} [3, 0, 1] : vector<2x3xi8>, vector<2x3xi8>
+  %2 = vector.shuffle %d, %d [3, 0, 1] : vector<2x3xi8>, vector<2x3xi8>
+  return %0 : vector<3xf32>
+}
