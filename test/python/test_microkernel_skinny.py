@@ -291,3 +291,60 @@ def test_axpy_k_blocks_unrolled_for_static_sizes(
     for threads in (1, 2):
         for_threads = {**knobs, f"{site}/parallel": "jc" if threads == 2 else "none"}
         _check(text, dyn={0: 5}, knobs=for_threads, threads=threads)
+
+
+def _offset_copy(x: np.ndarray, offset: int) -> np.ndarray:
+    """A copy of `x` whose data starts `offset` bytes past a 64-byte boundary."""
+    buf = np.empty(x.size + 32, np.float32)
+    start = (-buf.ctypes.data % 64) // 4 + offset // 4
+    y = buf[start : start + x.size].reshape(x.shape)
+    y[...] = x
+    return y
+
+
+@pytest.mark.parametrize(
+    ("m", "k", "n", "vl", "kblock", "threads"),
+    [
+        ("1", "64", "40", 8, 8, 1),  # K a multiple of the block: straight-line blocks
+        ("1", "36", "72", 8, 8, 1),  # a partial last block; tails of 4 lanes and scalars
+        ("1", "48", "112", 16, 4, 1),  # 16 lanes: head pieces of 8 and 4 lanes, then scalars
+        ("1", "40", "160", 8, 8, 2),  # two column ranges of 96 + 64, each with its head
+        ("?", "24", "56", 8, 8, 1),  # the small-M variant's single rows
+    ],
+)
+def test_axpy_k_blocks_start_at_the_aligned_column(
+    m: str, k: str, n: str, vl: int, kblock: int, threads: int
+) -> None:
+    """axpy-n in k blocks sweeps each block from the first vl-aligned column of B (C holds
+    partial sums, so the head is taken in pieces that do not overlap: vl/2 .. 4 lanes by its
+    bits, then scalars; B's rows a multiple of vl elements long): the same results as NumPy
+    for B at every 4-byte offset from a 64-byte boundary, epilogues included, on 1 and 2
+    threads."""
+    text = _matmul(m, k, n, "bias,relu")
+    site = _site(text, vl)
+    knobs = {
+        f"{site}/kernel": "axpy-n",
+        f"{site}/kblock": kblock,
+        f"{site}/parallel": "jc" if threads == 2 else "none",
+    }
+    if m == "?":
+        knobs = {
+            f"{site}/kernel": "blis",
+            f"{site}/small-m": 4,
+            f"{site}/kblock": kblock,
+            f"{site}/parallel": "none",
+        }
+    ir = _after_pass(text, vl, KnobContext(knobs))
+    assert "memref.extract_aligned_pointer_as_index" in ir
+    assert f"vector<{vl // 2}xf32>" in ir  # a head piece (and tail) of half a vector
+    compiled = mlc.compile(text, pipeline=_pipeline(vl), knobs=knobs, threads=threads)
+    rng = np.random.default_rng(7)
+    K, N = int(k), int(n)
+    for rows in (1, 3) if m == "?" else (int(m),):
+        a = rng.standard_normal((rows, K)).astype(np.float32)
+        b = rng.standard_normal((K, N)).astype(np.float32)
+        bias = rng.standard_normal(N).astype(np.float32)
+        want = np.maximum(a.astype(np.float64) @ b + bias, 0)
+        for offset in range(0, 64, 4):
+            got = compiled.main(a, _offset_copy(b, offset), bias)
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4, err_msg=f"{offset=}")
