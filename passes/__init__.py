@@ -31,6 +31,7 @@ PASSES: dict[str, str] = {
     "affine-loop-unroll-jam": "affine_unroll:AffineLoopUnrollJamPass",
     "test-affine-dependence": "affine_dependence:TestAffineDependencePass",
     "affine-vectorize": "affine_vectorize:AffineVectorizePass",
+    "affine-row-pipeline": "affine_row_pipeline:AffineRowPipelinePass",
     "affine-nontemporal-stores": "affine_nontemporal:AffineNontemporalStoresPass",
     "llvm-options": "llvm_options:LLVMOptionsPass",
     # Passes for testing the pass manager itself (failures, crashes, knobs).

@@ -32,6 +32,7 @@ from mlc.dialects.arith_fold import CMPI_PREDICATES
 from mlc.dialects.arith_fold import CMPF_PREDICATES
 from mlc.dialects.vector import BroadcastOp, CombiningKindAttr, ReductionOp
 from mlc.passes.affine_dependence import is_parallel
+from mlc.passes.affine_row_pipeline import ROW_CHOICES, ROW_PIPELINE_KNOBS, pipeline_rows
 
 from mlc.interfaces import is_memory_effect_free, is_speculatable
 from mlc.ir import attributes as A
@@ -979,7 +980,11 @@ class AffineVectorizePass(Pass):
     the vector loop carries that many partial-result vectors per reduction, so consecutive
     vectors combine into independent dependence chains (halved while the main loop's step
     exceeds a known trip count). Other loops (strided or gathered accesses, calls, nested
-    regions, min/max bounds) are left unchanged.
+    regions, min/max bounds) are left unchanged. Row loops whose passes read the same row
+    get next-row prefetches (knobs `prefetch`, `prefetch_distance`, `prefetch_store_pass`);
+    then a row loop whose last pass stores an output row from a per-row buffer is pipelined
+    (affine-row-pipeline: that pass of row r - 1 in chunks between those of row r's heaviest
+    pass; knobs `row_pipeline`, `row_pipeline_columns`, default on for a heavy pass).
     """
 
     name = "affine-vectorize"
@@ -1032,9 +1037,21 @@ class AffineVectorizePass(Pass):
         "Default of the per-loop `int_minmax` knob: f32 maximumf/minimumf reductions on the "
         "bits as integers (3 integer ops per vector instead of 7)",
     )
+    row_pipeline = Option(
+        str,
+        "heavy",
+        "When the per-row-loop `row_pipeline` knob pipelines by default (the output pass of "
+        "row r - 1 in chunks between those of row r's heaviest pass, affine-row-pipeline): "
+        "'heavy' (that pass does more than 4 vector ops per vector of the row), 'true', 'false'",
+        choices=("heavy", "true", "false"),
+    )
+    row_pipeline_rows = Option(
+        int, 16, "Default rows per pipelined chunk of a row loop (the `row_pipeline` knob)"
+    )
     num_vectorized = Statistic("num-vectorized-loops", "Number of loops vectorized")
     num_reductions = Statistic("num-reductions", "Number of reductions vectorized")
     num_prefetched = Statistic("num-prefetched-rows", "Number of row loops given prefetches")
+    num_pipelined = Statistic("num-pipelined-rows", "Number of row loops pipelined")
     knobs = (
         KnobDecl("width", "choice", "Lanes per vector for this loop (1: leave it scalar)"),
         KnobDecl(
@@ -1065,6 +1082,7 @@ class AffineVectorizePass(Pass):
             "bool",
             "Prefetch the row ahead once more from this row loop's output-storing pass",
         ),
+        *ROW_PIPELINE_KNOBS,
     )
 
     def run(self, op: Operation, ctx: PassContext) -> None:
@@ -1083,6 +1101,12 @@ class AffineVectorizePass(Pass):
                 f"prefetch-distance must be 1, 2 or 4, got {self.prefetch_distance}", op
             )
             return
+        if self.row_pipeline_rows not in ROW_CHOICES:
+            choices = ", ".join(map(str, ROW_CHOICES))
+            ctx.error(
+                f"row-pipeline-rows must be one of {choices}, got {self.row_pipeline_rows}", op
+            )
+            return
         loops = [
             o for o in op.walk() if type(o) is ForOp and not any(n.regions for n in o.body_block)
         ]
@@ -1094,6 +1118,12 @@ class AffineVectorizePass(Pass):
                 row, ctx, self.prefetch, self.prefetch_distance, self.prefetch_store_pass
             ):
                 self.num_prefetched += 1
+        for row in rows:
+            # Outer row loops only (a pipelined loop's old passes are gone).
+            if row.parent is None or not any(type(o) is ForOp for o in row.regions[0].blocks[0]):
+                continue
+            if pipeline_rows(row, ctx, self.row_pipeline_rows, self.row_pipeline):
+                self.num_pipelined += 1
 
     def accumulator_count(
         self, wanted: int, lanes: int, trip: int | None, bounds: _Bounds | None
