@@ -419,6 +419,11 @@ class ContractionMicrokernelPass(Pass):
             "Pack A once for all column blocks (jc outermost, not split; static products)",
         ),
         KnobDecl(
+            "pack-a-shared",
+            "bool",
+            "With jc split: pack all of A once before the split loop, shared (static products)",
+        ),
+        KnobDecl(
             "inline-pack-b",
             "bool",
             "Pack each B strip right before the first A block uses it (else the whole panel first)",
@@ -567,15 +572,16 @@ class ContractionMicrokernelPass(Pass):
         # A/B, thread CPU time, real-time priority, load 3.3-3.9); 1024^3 -0.5..+0.9%.
         # Asked for static products of at least UNROLL_STATIC_MADDS multiply-adds (below, the
         # repacking of A is a small cost; dynamic sizes keep their knob space).
-        pack_a_once = edge_m = False
+        pack_a_once = edge_m = pack_a_shared = False
         if static and b * m * n * k >= UNROLL_STATIC_MADDS:
             once0 = large and m * k * 4 <= caches.l3
             pack_a_once = ctx.knob(site, "pack-a-once", Bool(), once0)
             edge_m = ctx.knob(site, "edge-m-kernel", Bool(), True)
+            pack_a_shared = ctx.knob(site, "pack-a-shared", Bool(), False)
         # `parallel` is asked by _configure once the kernel is known (par0: the nest's default).
         return Config(
             mr, nr, vl, mc, kc, nc, order, par0, pack, pack_a, inline_b, unroll, prefetch,
-            prefetch_c, pack_a_once, edge_m,
+            prefetch_c, pack_a_once, edge_m, pack_a_shared,
         )
 
     def _blis_parallel(

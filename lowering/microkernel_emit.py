@@ -61,7 +61,7 @@ class Config:
 
     __slots__ = (
         "mr", "nr", "vl", "mc", "kc", "nc", "order", "parallel", "pack", "pack_a", "inline_b",
-        "unroll", "prefetch", "prefetch_c", "pack_a_once", "edge_m",
+        "unroll", "prefetch", "prefetch_c", "pack_a_once", "edge_m", "pack_a_shared",
     )
 
     def __init__(
@@ -82,7 +82,12 @@ class Config:
         prefetch_c: bool = False,
         pack_a_once: bool = False,
         edge_m: bool = False,
+        pack_a_shared: bool = False,
     ) -> None:
+        # With jc split between threads: all of A packed once, before the split loop, by a
+        # parallel loop over the row blocks, into one buffer the threads share (else every
+        # thread packs every A block into its own buffer). Static M and K, jc outermost.
+        self.pack_a_shared = pack_a_shared
         # With a static M that is not a multiple of mr, the last row strip runs a kernel of
         # M mod mr rows (else the mr-row kernel on zero-padded rows, stored through scratch).
         self.edge_m = edge_m
@@ -433,7 +438,16 @@ class _Nest:
         self.b_at = max(self.order.index("jc"), self.order.index("pc"))
         self.a_at = max(self.order.index("ic"), self.order.index("pc"))
         sb = self.slot_count(self.order[self.b_at])
-        sa = self.slot_count(self.order[self.a_at])
+        # A packed before the split jc loop and shared (see Config.pack_a_shared).
+        self.a_shared = (
+            cfg.pack_a_shared
+            and cfg.pack_a
+            and cfg.parallel == "jc"
+            and self.order[0] == "jc"
+            and type(self.M) is int
+            and type(self.K) is int
+        )
+        sa = None if self.a_shared else self.slot_count(self.order[self.a_at])
         ss = self.slot_count("")
         # B strips packed inline (in the strip loop, by the first ic block): possible when the
         # ic loop runs inside the B packing and is not split between threads. With one ic
@@ -465,7 +479,7 @@ class _Nest:
             and type(self.nNB) is int
             and self.nNB > 1
         )
-        a_lead: list[Idx] = [self.nKB, self.nMB] if self.a_once else []
+        a_lead: list[Idx] = [self.nKB, self.nMB] if self.a_once or self.a_shared else []
         self.ap = (
             self.alloc(([sa] if sa is not None else []) + a_lead + [a_strips, self.kcE, mr])
             if a_strips
@@ -516,6 +530,8 @@ class _Nest:
         if depth == 3:
             self.micro_loops(e, env)
             return
+        if depth == 0 and self.a_shared:
+            self.pack_a_shared(e)
         name = self.order[depth]
         trips = {"jc": self.nNB, "pc": self.nKB, "ic": self.nMB}[name]
         block = {"jc": self.ncE, "pc": self.kcE, "ic": self.mcE}[name]
@@ -533,7 +549,7 @@ class _Nest:
         env[name] = inner.ix(lambda t: t * block, iv)
         if depth == self.b_at and not self.inline_b:
             self.pack_b(inner, env)
-        if depth == self.a_at:
+        if depth == self.a_at and not self.a_shared:
             if self.a_once:  # the first column block packs, the later ones reuse
                 _, first, _ = inner.if_(lambda j: [(j, True)], [env["jc_t"]], False)
                 self.pack_a(first, env)
@@ -541,13 +557,28 @@ class _Nest:
                 self.pack_a(inner, env)
         self.outer(inner, depth + 1, env)
 
+    def pack_a_shared(self, e: _E) -> None:
+        """All A blocks into their (k block, row block) slots of the shared buffer: the row
+        blocks split between the threads, each packing its blocks for every k block."""
+        loop, body = e.parallel(self.nMB)
+        it = loop.regions[0].blocks[0].arguments[0]
+        env: dict[str, Idx] = {"ic_t": it, "ic": body.ix(lambda t: t * self.mcE, it)}
+        if self.nKB == 1:
+            inner, kt = body, 0
+        else:
+            kloop, inner = body.for_(0, self.nKB)
+            kt = kloop.induction_var
+        env["pc_t"] = kt
+        env["pc"] = inner.ix(lambda t: t * self.kcE, kt)
+        self.pack_a(inner, env)
+
     def _slot(self, private: bool) -> list[Idx]:
         return [self.par_iv] if private else []
 
     def _aslot(self, env: dict[str, Idx]) -> list[Idx]:
         """Leading indices of the packed A buffer: the thread's slot, and with A packed once
         the k block and row block."""
-        lead = [env["pc_t"], env["ic_t"]] if self.a_once else []
+        lead = [env["pc_t"], env["ic_t"]] if self.a_once or self.a_shared else []
         return self._slot(self.a_private) + lead
 
     def kcur(self, env: dict[str, Idx]) -> Ub:

@@ -124,7 +124,7 @@ def test_knobs_are_listed_with_legal_domains() -> None:
     names = {r.name: r for r in ctx.space() if r.pass_name == "contraction-microkernel"}
     blis = {"mr", "nr", "kc", "mc", "nc", "order", "parallel", "pack", "pack-a", "inline-pack-b"}
     blis |= {"k-unroll", "prefetch", "prefetch-c"}
-    blis |= {"pack-a-once", "edge-m-kernel"}  # static products of >= 2^24 madds
+    blis |= {"pack-a-once", "edge-m-kernel", "pack-a-shared"}  # static, >= 2^24 madds
     assert set(names) == blis | {"kernel", "rows", "vecs", "kblock"}
     assert names["kernel"].value == "blis"
     mr, nr = names["mr"].value, names["nr"].value
@@ -466,6 +466,38 @@ def test_a_packed_once_for_all_column_blocks(order: str) -> None:
         config = {**knobs, **other}
         assert once not in _after_pass(text, 8, KnobContext(config))
         assert np.array_equal(_numpy_check(text, config, threads=2), one)
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_a_packed_shared_before_the_split_loop(batch: bool) -> None:
+    """pack-a-shared: with jc split, a parallel loop over the row blocks packs every A block
+    (a slot per k block and row block, no slot per thread) before the split loop, whose
+    threads read them; edge tiles in M and N, three k blocks, the epilogues on the last; the
+    same bits as packing per thread, on 1 and 2 threads. Not applied without the jc split."""
+    if batch:
+        a, b, c = "tensor<2x262x270xf32>", "tensor<2x270x250xf32>", "tensor<2x262x250xf32>"
+        text = (
+            f"func.func @main(%a: {a}, %b: {b}) -> {c} {{\n"
+            f"  %0 = graph.matmul %a, %b : ({a}, {b}) -> {c}\n  return %0 : {c}\n}}\n"
+        )
+    else:
+        text = _matmul("262", "270", "250", "bias,relu")
+    site = _site(text)
+    knobs = {
+        f"{site}/pack-a-shared": True, f"{site}/pack-a": True, f"{site}/mr": 6, f"{site}/nr": 8,
+        f"{site}/kc": 128, f"{site}/mc": 120, f"{site}/nc": 96, f"{site}/order": "jc-pc-ic",
+        f"{site}/parallel": "jc", f"{site}/kernel": "blis",
+    }
+    shared = "memref<3x3x20x128x6xf32>"  # 3 k blocks x 3 row blocks x 20 strips of 128 x 6
+    ir = _after_pass(text, 8, KnobContext(knobs))
+    assert shared in ir and ir.count("affine.parallel") == 2
+    per_thread = {**knobs, f"{site}/pack-a-shared": False}
+    assert shared not in _after_pass(text, 8, KnobContext(per_thread))
+    for threads in (1, 2):
+        want = _numpy_check(text, per_thread, threads=threads)
+        assert np.array_equal(_numpy_check(text, knobs, threads=threads), want)
+    for other in ({f"{site}/parallel": "none"}, {f"{site}/order": "pc-jc-ic"}):
+        assert shared not in _after_pass(text, 8, KnobContext({**knobs, **other}))
 
 
 def test_a_packed_once_batched_and_default() -> None:
