@@ -6,6 +6,7 @@ off vs NumPy, and each kernel's bandwidth as a share of the triad's (all in one 
     python bench/vectorize.py --rows 16384    # 64 MiB row kernels (4096 rows: 16 MiB, L3-sized)
     python bench/vectorize.py --knob-ab       # CPU time of the ldexp/prefetch knobs, one thread
     python bench/vectorize.py --dynamic       # dynamic triad: serial / pool / default by size
+    python bench/vectorize.py --row-pipeline-ab  # softmax/layernorm rows, row_pipeline off/on
 
 Bandwidth = bytes the kernel must move (each input read once, each output written once) /
 time: softmax and layernorm move two streams (read x, write y), 8 bytes per element. The bound
@@ -217,6 +218,46 @@ def knob_ab(repeat: int) -> None:
         )
 
 
+def row_pipeline_ab(repeat: int, threads: int | None, rows: int, rounds: int = 6) -> None:
+    """Softmax and layernorm rows with the `row_pipeline` knob (affine-vectorize) off and at
+    16 rows (softmax's default; layernorm's is off), each run right after a triad run, in
+    turn within each round (wall time, best of `repeat`), on the pool: the time with over
+    the time without, and each as a share of the triad of the same round."""
+    n = 10_000_000
+    rng = np.random.default_rng(0)
+    b, c = (rng.standard_normal(n).astype(np.float32) for _ in range(2))
+    out = np.empty(n, np.float32)
+    triad = mlc.compile(TRIAD, threads=threads)
+    x = rng.standard_normal((rows, 1024)).astype(np.float32)
+    y = np.empty_like(x)
+    print(f"row_pipeline A/B, {rows} x 1024 rows, threads {threads or 'all'}, best of {repeat}")
+    for name, text in (("softmax", SOFTMAX), ("layernorm", LAYERNORM)):
+        space = mlc.run_pipeline(mlc.parse(text), "lower-to-cpu").space()
+        keys = [r.key for r in space if r.name == "row_pipeline"]
+        off, on = (
+            mlc.compile(text, knobs=dict.fromkeys(keys, k), threads=threads) for k in (0, 16)
+        )
+        on.main(x, out=y)
+        np.testing.assert_allclose(y, off.main(x), rtol=1e-5, atol=1e-6)
+        for r in range(rounds):
+            t = _best_interleaved(
+                [
+                    lambda: triad.main(b, c, out=out),
+                    lambda: off.main(x, out=y),  # noqa: B023 - used now
+                    lambda: triad.main(b, c, out=out),
+                    lambda: on.main(x, out=y),  # noqa: B023
+                ],
+                repeat,
+            )
+            bw = 12 * n / min(t[0], t[2])
+            share = [100 * 2 * x.nbytes / k / bw for k in (t[1], t[3])]
+            print(
+                f"{name:10} round {r}: off {t[1] * 1e3:6.2f} ms ({share[0]:3.0f}% triad)  "
+                f"16 rows {t[3] * 1e3:6.2f} ms ({share[1]:3.0f}%)  ratio {t[3] / t[1]:.3f}  "
+                f"load {_load()}"
+            )
+
+
 def dynamic_sweep(repeat: int, threads: int | None) -> None:
     """The dynamic triad at sizes around affine-parallelize's run-time threshold: serial
     (`threads` knob off), always on the pool (`min-trips` 1) and the default (the pool from
@@ -265,6 +306,11 @@ def main(argv: list[str] | None = None) -> int:
         help="only the one-thread CPU-time A/B of the ldexp and prefetch knobs on the row kernels",
     )
     p.add_argument(
+        "--row-pipeline-ab",
+        action="store_true",
+        help="only the same-process A/B of the row_pipeline knob on softmax and layernorm rows",
+    )
+    p.add_argument(
         "--dynamic",
         action="store_true",
         help="only the dynamic triad serial / pool / default at sizes around the threshold",
@@ -275,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.knob_ab:
         knob_ab(args.repeat or 7)
+        return 0
+    if args.row_pipeline_ab:
+        row_pipeline_ab(args.repeat or 7, args.threads, args.rows or 4096)
         return 0
     n = 1_000_000 if args.quick else 10_000_000
     rows = args.rows or (512 if args.quick else 4096)

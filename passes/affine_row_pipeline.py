@@ -58,7 +58,6 @@ DEFAULT_COLUMNS = 64
 HEAVY_PASS = 4.0
 # Largest row buffer pipelined by default: its two copies stay well inside a 32 KiB L1.
 MAX_BUFFER_BYTES = 8192
-UNROLL_HEAVY = False
 
 _ACCESS_OPS = (LoadOp, StoreOp, VectorLoadOp, VectorStoreOp, PrefetchOp)
 
@@ -236,8 +235,6 @@ def _analyze(row: Operation) -> _Plan | None:
             continue
         if any(type(inner) is ForOp and inner is not o for inner in o.walk()):
             continue
-        if not _iv_in_subscripts_only(o):
-            continue
         w = _pass_weight(o)
         if best is None or w > best[0]:
             best = (w, o)
@@ -358,7 +355,7 @@ def _chunked(
 ) -> ForOp:
     """A loop over the columns in chunks of `columns`, each running the heavy pass's
     iterations of the chunk (cloned with `mapping`) and then the output pass's (cloned with
-    `prev`: the previous row), both unrolled. `mapping` gets the heavy pass's results."""
+    `prev`: the previous row, unrolled). `mapping` gets the heavy pass's results."""
     heavy, output = plan.heavy, plan.output
     assert heavy is not None and output is not None
     width = output.constant_upper_bound()
@@ -366,19 +363,15 @@ def _chunked(
     inits = [mapping.get(v, v) for v in heavy.inits]
     outer = ForOp.build_for(0, width, columns, iter_args=inits, location=heavy.location)
     jj = outer.induction_var
-    if UNROLL_HEAVY:
-        h_ops, carried = _unrolled(
-            heavy, mapping, jj, columns // heavy.step_value, outer.region_iter_args
-        )
-    else:
-        # The heavy chunk stays a loop: unrolled, LLVM's register allocator spills its
-        # constants (AVX2's 16 registers) around the write-prefetch branches.
-        h = heavy.clone(mapping)
-        h.set_operands([jj, jj, *outer.region_iter_args])
-        h.set_attr("operandSegmentSizes", A.DenseArrayAttr(A.i32, [1, 1, len(inits)]))
-        h.set_attr("lowerBoundMap", A.AffineMapAttr(AffineMap(1, 0, [dim(0)])))
-        h.set_attr("upperBoundMap", A.AffineMapAttr(AffineMap(1, 0, [dim(0) + columns])))
-        h_ops, carried = [h], list(h.results)
+    # The heavy chunk stays a loop (bounds jj, jj + columns). Unrolled (as the output
+    # chunk is), LLVM's register allocator spilled the exp's constants around the
+    # write-prefetch branches: no faster (same-process A/B, docs/vectorize.md).
+    h = heavy.clone(mapping)
+    h.set_operands([jj, jj, *outer.region_iter_args])
+    h.set_attr("operandSegmentSizes", A.DenseArrayAttr(A.i32, [1, 1, len(inits)]))
+    h.set_attr("lowerBoundMap", A.AffineMapAttr(AffineMap(1, 0, [dim(0)])))
+    h.set_attr("upperBoundMap", A.AffineMapAttr(AffineMap(1, 0, [dim(0) + columns])))
+    h_ops, carried = [h], list(h.results)
     # The output chunk stays a loop (of one trip) without results, whose stores
     # affine-nontemporal-stores can version.
     one = AffineMap(1, 0, [dim(0) + columns])
