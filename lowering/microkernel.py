@@ -562,7 +562,14 @@ class ContractionMicrokernelPass(Pass):
         inline_b = ctx.knob(site, "inline-pack-b", Bool(), False)
         static = all(s != A.DYNAMIC for s in c.sizes)
         unrolled = large or (static and b * m * n * k >= UNROLL_STATIC_MADDS)
-        unroll = ctx.knob(site, "k-unroll", Choice(1, 2, 4, 8), 2 if unrolled else 1)
+        # Static products unroll 4 k steps (session 15, same-process A/B against 2, medians of
+        # paired ratios, chrt -f 5, load 1.2-2.5; an identical copy as control): one thread
+        # 256^3 +4.3, +1.2, +1.4% (copy -1.3, +0.3, +0.1), 512^3 +2.2, +2.2, -0.8%, 1024^3
+        # +4.3% (copy +2.3), 64 x 784 x 512 -1.0, +0.4, +1.5% (copy -0.3, +0.8, +0.4); two
+        # threads 256^3 +5.9% (copy +1.8), 1024^3 +1.5% (0.0), 64 x 784 x 512 +4.2% (+2.9);
+        # for about 20 ms more of LLVM time per contraction. A dynamic size keeps 2.
+        unroll0 = (4 if static else 2) if unrolled else 1
+        unroll = ctx.knob(site, "k-unroll", Choice(1, 2, 4, 8), unroll0)
         prefetch = ctx.knob(site, "prefetch", Choice(0, 4, 8, 16, 32), 0)
         prefetch_c = ctx.knob(site, "prefetch-c", Bool(), large)
         # A packed once for all column blocks (the emitter applies it with jc outermost, A

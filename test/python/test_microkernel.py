@@ -359,9 +359,10 @@ def test_lower_to_cpu_default_knobs(shape: tuple[int, int, int]) -> None:
 
 
 def test_large_products_default_schedule() -> None:
-    """Products of at least LARGE_MADDS multiply-adds default to the k loop unrolled twice, C
-    prefetched and an A block of a quarter of L2 (at least LARGE_MIN_STRIPS strips); smaller
-    ones keep k-unroll 1, no C prefetch and the half-L2 block."""
+    """Products of at least LARGE_MADDS multiply-adds default to the k loop unrolled (4 times
+    when static, twice with a dynamic size), C prefetched and an A block of a quarter of L2
+    (at least LARGE_MIN_STRIPS strips); smaller ones keep k-unroll 1, no C prefetch and the
+    half-L2 block."""
     from mlc.lowering.microkernel import LARGE_MADDS, LARGE_MIN_STRIPS, cache_sizes
 
     def chosen(m: int, k: int, n: int) -> tuple[dict, str]:
@@ -370,16 +371,22 @@ def test_large_products_default_schedule() -> None:
         values = {r.name: r.value for r in ctx.space() if r.pass_name == "contraction-microkernel"}
         return values, ir
 
+    def chosen_dynamic(m: str, k: int, n: int) -> dict:
+        ctx = KnobContext()
+        _after_pass(_matmul(m, str(k), str(n)), 8, ctx)
+        return {r.name: r.value for r in ctx.space() if r.pass_name == "contraction-microkernel"}
+
     l2 = cache_sizes().l2
     big, ir = chosen(512, 512, 512)
     assert 512**3 >= LARGE_MADDS
-    assert big["k-unroll"] == 2 and big["prefetch-c"] is True
+    assert big["k-unroll"] == 4 and big["prefetch-c"] is True  # (static: 4; dynamic: 2)
+    assert chosen_dynamic("?", 1024, 1024)["k-unroll"] == 2
     mr, kc = big["mr"], big["kc"]
     assert big["mc"] == min(max((l2 // 4) // (kc * 4) // mr * mr, LARGE_MIN_STRIPS * mr, mr), 516)
     assert "affine.prefetch" in ir
-    # Two k steps per iteration of the kernel loop: 2 x mr x nr/vl FMAs in one loop body.
+    # Four k steps per iteration of the kernel loop: 4 x mr x nr/vl FMAs in one loop body.
     fmas_per_step = mr * big["nr"] // 8
-    bodies = [b for b in ir.split("affine.for") if b.count("vector.fma") >= 2 * fmas_per_step]
+    bodies = [b for b in ir.split("affine.for") if b.count("vector.fma") >= 4 * fmas_per_step]
     assert bodies
     small, ir = chosen(256, 256, 256)
     assert 256**3 < LARGE_MADDS
@@ -390,7 +397,7 @@ def test_large_products_default_schedule() -> None:
 
 
 def test_static_products_unrolled() -> None:
-    """Static products of at least UNROLL_STATIC_MADDS multiply-adds get k-unroll 2 (without
+    """Static products of at least UNROLL_STATIC_MADDS multiply-adds get k-unroll 4 (without
     the rest of the large-product schedule); smaller ones and dynamic sizes below LARGE_MADDS
     keep 1 (the unrolled loop's LLVM time)."""
     from mlc.lowering.microkernel import LARGE_MADDS, UNROLL_STATIC_MADDS
@@ -403,7 +410,7 @@ def test_static_products_unrolled() -> None:
     assert 256**3 >= UNROLL_STATIC_MADDS and 64 * 784 * 512 >= UNROLL_STATIC_MADDS
     for m, k, n in ((256, 256, 256), (64, 784, 512)):
         got = chosen(str(m), k, n)
-        assert got["k-unroll"] == 2 and got["prefetch-c"] is False
+        assert got["k-unroll"] == 4 and got["prefetch-c"] is False
     assert 128**3 < UNROLL_STATIC_MADDS
     assert chosen("128", 128, 128)["k-unroll"] == 1
     # The MLP's first layer: a dynamic batch, planned for size-hint rows (256 x 784 x 512).
