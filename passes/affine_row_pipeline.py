@@ -182,6 +182,17 @@ def _analyze(row: Operation) -> _Plan | None:
     alloc_values = {a.results[0] for a in allocs}
     if freed != alloc_values or len(deallocs) != len(allocs):
         return None
+    # A per-row buffer is only accessed in place (a view of it would miss the doubling), and
+    # no memref in the body is viewed (the accesses below name every buffer they touch).
+    for a in allocs:
+        for use in a.results[0].uses:
+            o = use.owner
+            if type(o) is not DeallocOp and _memref_of(o) is not a.results[0]:
+                return None
+    from mlc.passes.affine_vectorize import _VIEW_OPS
+
+    if any(o.name in _VIEW_OPS for o in row.walk()):
+        return None
     # Memrefs written and read by the row's ops other than the output pass.
     written: set[Value] = set()
     read: set[Value] = set()

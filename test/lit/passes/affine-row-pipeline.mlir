@@ -198,3 +198,37 @@ func.func @static_rows(%x: memref<5x1024xf32>, %y: memref<5x1024xf32>) {
   }
   return
 }
+
+// -----
+
+// The output pass reads the per-row buffer through a view: the doubling would miss it. Not
+// pipelined, even when asked.
+// CHECK-LABEL: func.func @viewed_buffer(
+// CHECK:         affine.parallel (%{{.*}}) = (0) to (symbol(%{{.*}})) {
+// CHECK:           memref.alloc() : memref<1024xf32>
+// ON-LABEL: func.func @viewed_buffer(
+// ON:         affine.parallel (%{{.*}}) = (0) to (symbol(%{{.*}})) {
+// ON-NOT:       memref<2x1024xf32>
+func.func @viewed_buffer(%x: memref<?x1024xf32>, %y: memref<?x1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?x1024xf32>
+  %zero = arith.constant dense<0.0> : vector<8xf32>
+  affine.parallel (%i) = (0) to (symbol(%n)) {
+    %buf = memref.alloc() : memref<1024xf32>
+    %s = affine.for %j = 0 to 1024 step 8 iter_args(%acc = %zero) -> (vector<8xf32>) {
+      %v = affine.vector_load %x[%i, %j] : memref<?x1024xf32>, vector<8xf32>
+      %e = math.exp %v : vector<8xf32>
+      affine.vector_store %e, %buf[%j] : memref<1024xf32>, vector<8xf32>
+      %r = arith.addf %e, %acc : vector<8xf32>
+      affine.yield %r : vector<8xf32>
+    }
+    %view = memref.cast %buf : memref<1024xf32> to memref<?xf32>
+    affine.for %j = 0 to 1024 step 8 {
+      %e = affine.vector_load %view[%j] : memref<?xf32>, vector<8xf32>
+      %o = arith.mulf %e, %s : vector<8xf32>
+      affine.vector_store %o, %y[%i, %j] : memref<?x1024xf32>, vector<8xf32>
+    }
+    memref.dealloc %buf : memref<1024xf32>
+  }
+  return
+}
