@@ -283,24 +283,31 @@ EXP_P3 = (0.499992311000824, 0.16667114198207855, 0.04189011827111244,
 
 
 def approx_exp_shifted(e: _Emitter, x: Value) -> Value:
-    """e^x for x <= 0 or NaN (`SHIFTED_EXP`), 12 vector ops against exp's 20: one clamp (the
+    """e^x for x <= 0 or NaN (`SHIFTED_EXP`), 11 vector ops against exp's 20: one clamp (the
     upper one is moot), k from the fused shift as in exp (as a float: the shifted value minus
-    the shifter), r = x - k ln2 in one fused
+    the shifter; the shifter carries the exponent bias 127), r = x - k ln2 in one fused
     multiply-add (k ln2's rounding is k (ln 2 - LN2_F32), at most 2.4e-7 relative for k >=
     -127), a polynomial of degree 5, and one scaling by 2^k from the exponent field
-    (k + 127) << 23, k in [-127, 0]: exact for results of at least 2^-126, rounding once into
-    the subnormal range for k = -126; at the clamp (x < -87.68, e^x below 1.2e-38) k = -127
-    makes the field 0 and the result +0. Relative error below 2^-21 where e^x >= 2^-126. A NaN
-    stays NaN through p; x = -inf is clamped and gives +0."""
+    (k + 127) << 23, k in [-127, 0], one shift of the fused sum's bits: exact for results of
+    at least 2^-126, rounding once into the subnormal range for k = -126; at the clamp
+    (x < -87.68, e^x below 1.2e-38) k = -127 makes the field 0 and the result +0. Relative
+    error below 2^-21 where e^x >= 2^-126. A NaN stays NaN through p (a NaN's low 9 bits make
+    some scale, +0 for x86's default NaN: NaN * 0 is NaN); x = -inf is clamped and gives +0."""
     lo = -104.0 if e.ldexp else SHIFTED_EXP_MIN  # ldexp: exp's clamp and exact subnormals
     xc = e.select(e.cmpf("olt", x, e.f(lo)), e.f(lo), x)
-    t, kf = _fused_shift(e, xc)
+    if e.ldexp:
+        t, kf = _fused_shift(e, xc)
+    else:
+        # The shifter plus the exponent bias: the low 9 bits of the sum's encoding are then
+        # k + 127 in [0, 127] itself, so `t << 23` is 2^k's encoding with no subtraction
+        # (the sum stays in [2^23, 2^24), where it rounds x log2(e) to an integer).
+        shifted = e.fma(xc, e.f(LOG2E), e.f(SHIFTER + 127.0))
+        t, kf = e.bits(shifted), e.sub(shifted, e.f(SHIFTER + 127.0))
     r = e.fma(kf, e.f(-LN2_F32), xc)
     p = e.fma(e.fma(e.poly(r, EXP_P3), r, e.f(1.0)), r, e.f(1.0))
     if e.ldexp:
         return e.ldexp_op(p, _k_of(e, t))
-    biased = e.iop(arith.SubIOp, t, e.i(SHIFTER_BITS - 127))
-    return e.mul(p, e.float_of(e.iop(arith.ShLIOp, biased, e.i(23))))
+    return e.mul(p, e.float_of(e.iop(arith.ShLIOp, t, e.i(23))))
 
 
 def approx_exp2(e: _Emitter, x: Value) -> Value:

@@ -96,16 +96,20 @@ func.func @types(%h: f16, %d: f64, %t: tensor<4xf32>, %s: f32) -> (f16, f64, ten
 
 // exp marked `mlc.shifted_exp` (softmax's exp(x - max): the argument is <= 0 or NaN): one
 // clamp (at -88, where k = -127 gives a zero exponent field, so the result is +0), the same
-// reduction and polynomial, one scaling by the field (k + 127) << 23.
+// reduction and polynomial, one scaling by the field (k + 127) << 23. The shifter carries the
+// exponent bias (1.5 * 2^23 + 127, 0x4B40007F): the low 9 bits of the fused sum are k + 127, so
+// the field is one shift of its bits, no subtraction.
 // CHECK-LABEL: func.func @exp_shifted(
 // CHECK-SAME:      %[[X:.*]]: vector<8xf32>)
 // CHECK:         %[[LO:.*]] = arith.constant dense<-8.800000e+01> : vector<8xf32>
 // CHECK:         arith.cmpf olt, %[[X]], %[[LO]] : vector<8xf32>
 // CHECK-NOT:     8.880000e+01
-// CHECK:         %[[BITS:.*]] = arith.bitcast %{{.*}} : vector<8xf32> to vector<8xi32>
-// CHECK:         %[[CB:.*]] = arith.constant dense<1262485377> : vector<8xi32>
-// CHECK:         %[[KB:.*]] = arith.subi %[[BITS]], %[[CB]] : vector<8xi32>
-// CHECK:         %[[F:.*]] = arith.shli %[[KB]], %{{.*}} : vector<8xi32>
+// CHECK:         %[[SH:.*]] = arith.constant dense<0x4B40007F> : vector<8xf32>
+// CHECK:         %[[SUM:.*]] = math.fma %{{.*}}, %{{.*}}, %[[SH]] : vector<8xf32>
+// CHECK:         %[[BITS:.*]] = arith.bitcast %[[SUM]] : vector<8xf32> to vector<8xi32>
+// CHECK:         arith.subf %[[SUM]], %[[SH]] : vector<8xf32>
+// CHECK-NOT:     arith.subi
+// CHECK:         %[[F:.*]] = arith.shli %[[BITS]], %{{.*}} : vector<8xi32>
 // CHECK:         %[[S:.*]] = arith.bitcast %[[F]] : vector<8xi32> to vector<8xf32>
 // CHECK:         %[[R:.*]] = arith.mulf %{{.*}}, %[[S]] : vector<8xf32>
 // CHECK-NEXT:    return %[[R]]
