@@ -260,8 +260,11 @@ class _Skinny(_Nest):
         P = self.P
         if sk.kind != "axpy" or type(P) is not int or P < 2 * sk.vl:
             return None
-        if not self.overlap_ok and not self.blocked():
-            return None  # (k blocks take the head in pieces that do not overlap)
+        if not self.overlap_ok and not (self.blocked() and type(self.Q) is int):
+            # k blocks take the head in pieces that do not overlap: their code adds about
+            # 0.1 s of compile time, which a dynamic M's small-M variant (the MLP at batch 1,
+            # 0.45 s) does not get.
+            return None
         t = self.pmem.type
         try:
             strides, offset = t.strides_and_offset()
@@ -512,39 +515,53 @@ class _Skinny(_Nest):
 
     def aligned_blocks(self, e: _E, q0: Idx, r: int, U: int, krange: Any) -> None:
         """One k block of rows [q0, q0 + r) from the first vl-aligned column on: the head's
-        columns in pieces that do not overlap (C holds partial sums between blocks), by the
-        bits of the head (vl/2, ..., 4 lanes, then single columns), U-vector tiles from the
-        aligned column, and the tail. NumPy's arrays are 16-byte aligned: half of the 8-lane
-        loads of each row split two cache lines (1 x 784 x 512 on the Zen 3 VM: 7% slower
-        than on a 32-byte aligned copy of the same weights)."""
+        columns in pieces that do not overlap (C holds partial sums between blocks), U-vector
+        tiles from the aligned column, single vectors, and the last columns in pieces again.
+        NumPy's arrays are 16-byte aligned: half of the 8-lane loads of each row split two
+        cache lines (1 x 784 x 512 on the Zen 3 VM: 7% slower than on a 32-byte aligned copy
+        of the same weights)."""
         vl, lo, P, head = self.sk.vl, self.p_lo, self.p_hi, self.head
         assert head is not None
-        w = vl // 2
-        while w >= 4:
-            _, then, _ = e.if_(lambda h, w=w: [(h.floordiv(w) % 2 - 1, False)], [head], False)
-            at = then.ix(lambda x, h, w=w: x + h.floordiv(2 * w) * (2 * w), lo, head)
-            self.axpy_tile(then, q0, r, at, 1, w, krange)
-            w //= 2
-        _, body = e.for_(0, e.ix(lambda h: h % 4, head))
-        p1 = body.ix(
-            lambda x, h, t: x + h.floordiv(4) * 4 + t, lo, head, body.block.arguments[0]
-        )
-        self.axpy_tile(body, q0, r, p1, 1, 1, krange)
-        h0 = e.ix(lambda x, h: x + h, lo, head)
+        # The run-time positions as values (affine.apply), so that the maps using them stay
+        # short: folded in, each repeated the head's expression (3.5x the LLVM IR).
+        hv = e.index(head)
+        self.bit_pieces(e, q0, r, lo, hv, krange)
+        h0 = e.index(e.ix(lambda x, h: x + h, lo, hv))
         W = U * vl
         _, body = e.for_(0, e.ix(lambda x, y: (y - x).floordiv(W), h0, P))
         p0 = body.ix(lambda x, t: x + t * W, h0, body.block.arguments[0])
         self.axpy_tile(body, q0, r, p0, U, vl, krange)
-        cur = e.ix(lambda x, y: x + (y - x).floordiv(W) * W, h0, P)
-        self.axpy_tail(e, q0, r, cur, krange, narrow=True)
+        cur = e.index(e.ix(lambda x, y: x + (y - x).floordiv(W) * W, h0, P))
+        if U > 1:
+            _, body = e.for_(0, e.ix(lambda x, y: (y - x).floordiv(vl), cur, P))
+            p1 = body.ix(lambda x, t: x + t * vl, cur, body.block.arguments[0])
+            self.axpy_tile(body, q0, r, p1, 1, vl, krange)
+        self.bit_pieces(e, q0, r, cur, e.index(e.ix(lambda x, y: y - x, cur, P)), krange)
 
-    def axpy_tail(
-        self, e: _E, q0: Idx, r: int, p0: Idx, krange: Any = None, narrow: bool = False
-    ) -> None:
+    def bit_pieces(self, e: _E, q0: Idx, r: int, start: Idx, count: Idx, krange: Any) -> None:
+        """The last `count mod vl` of the columns [start, start + count) (`count` a run-time
+        value): a piece of w = vl/2, ..., 4 lanes for each of those bits of it, under an
+        affine.if each, largest first (a piece of w lanes starts at start + count floordiv 2w
+        * 2w), then `count mod 4` columns one by one as vector<1xf32> (a loop of scalars
+        LLVM vectorized with masked loads, and a piece per bit, both cost compile time)."""
+        w = self.sk.vl // 2
+        while w >= 4:
+            _, then, _ = e.if_(lambda c, w=w: [(c.floordiv(w) % 2 - 1, False)], [count], False)
+            at = then.ix(lambda x, c, w=w: x + c.floordiv(2 * w) * (2 * w), start, count)
+            self.axpy_tile(then, q0, r, at, 1, w, krange)
+            w //= 2
+        # (Only for operands not 16-byte aligned: their k loop stays, for compile time.)
+        _, body = e.for_(0, e.ix(lambda c: c % 4, count))
+        at = body.ix(
+            lambda x, c, t: x + c.floordiv(4) * 4 + t, start, count, body.block.arguments[0]
+        )
+        self.axpy_tile(body, q0, r, at, 1, 1, krange[:4], one_lane=True)
+
+    def axpy_tail(self, e: _E, q0: Idx, r: int, p0: Idx, krange: Any = None) -> None:
         """Columns [p0, P) of fewer than W: with a static P of at least a vector, one tile of
         vectors whose last one ends at P (overlapping the one before: its common lanes are
         computed the same way and stored twice with the same value); else single vectors, a
-        half vector (16 lanes; with `narrow` halves down to 4 lanes) and scalars."""
+        half vector (16 lanes) and scalars."""
         vl = self.sk.vl
         P = self.p_hi
         if self.overlap_ok and krange is None and type(p0) is int and type(P) is int:
@@ -554,10 +571,7 @@ class _Skinny(_Nest):
                     offsets.append(P - vl)
                 self.axpy_tile(e, q0, r, p0, len(offsets), vl, None, offsets)
                 return
-        widths = [vl] + ([vl // 2] if vl == 16 else [])
-        if narrow:
-            widths = [vl >> i for i in range(vl.bit_length()) if vl >> i >= 4]
-        widths.append(1)
+        widths = [vl] + ([vl // 2] if vl == 16 else []) + [1]
         cur = p0
         for w in widths:
             count = e.ix(lambda s, x, w=w: (x - s).floordiv(w), cur, P)
@@ -581,6 +595,7 @@ class _Skinny(_Nest):
         w: int,
         krange: Any = None,
         offsets: list[Idx] | None = None,
+        one_lane: bool = False,
     ) -> None:
         """R rows of q x U vectors of w lanes along p at (q0, p0) (or at `offsets`): k loop,
         epilogue, stores.
@@ -588,7 +603,7 @@ class _Skinny(_Nest):
         krange = (block index, first k, end bound, block count): one k block of `k_blocks`
         (start from C after the first block, store raw sums to C before the last)."""
         c = self.c
-        vt = A.VectorType([w], A.f32) if w > 1 else None
+        vt = A.VectorType([w], A.f32) if w > 1 or one_lane else None
         et = vt if vt is not None else A.f32
         if offsets is None:
             offsets = [_off(p0, u * w) for u in range(U)]
