@@ -194,6 +194,23 @@ def test_split_dim_block_covers_a_share_per_thread() -> None:
     assert chosen["parallel"] == "ic" and chosen["mc"] <= 2000
 
 
+def test_b_panel_of_a_single_row_block_is_not_capped_by_l2() -> None:
+    """One row block (M at most mc): the B panel serves one pass of the strip loops, so nc is
+    all of N (under the half-L3 cap), not the L2-sized panels in two halves of 512^3's."""
+    from mlc.lowering.microkernel import PANEL_L2S, cache_sizes
+
+    caches = cache_sizes()
+    one = _defaults(_matmul(64, 784, 512), 1)
+    assert one["mc"] >= 64
+    if 784 * 512 * 4 <= caches.l3 // 2:
+        assert one["nc"] == 512
+    many = _defaults(_matmul(1024, 1024, 1024), 1)
+    assert many["mc"] < 1024 and many["nc"] < 1024
+    assert many["nc"] * many["kc"] * 4 <= PANEL_L2S * caches.l2
+    # A split jc loop still gives each thread its share.
+    assert _defaults(_matmul(64, 784, 512), 2)["nc"] == 256
+
+
 @pytest.mark.parametrize("threads", [2, 3])
 @pytest.mark.parametrize(
     "shape", [(768, 768, 768), (1280, 1280, 1280), (1536, 1536, 1536), (4000, 64, 64), (2000, 96, 96)]
