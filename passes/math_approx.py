@@ -221,14 +221,15 @@ SHIFTER = 12582912.0
 SHIFTER_BITS = 0x4B400000
 
 
-def _fused_shift(e: _Emitter, x: Value) -> tuple[Value, Value]:
-    """The bits t of x * log2(e) + SHIFTER (k = round(x * log2(e)) is `_k_of(t)`) and k as a
-    float: the shifted value minus SHIFTER, one exact subtraction (both in [2^23, 2^24)) instead
-    of an integer subtraction and a conversion. Fast-math does not fold it to x * log2(e): LLVM
-    does not reassociate through an fma (test_math_approx checks it under `fast`)."""
-    shifted = e.fma(x, e.f(LOG2E), e.f(SHIFTER))
+def _fused_shift(e: _Emitter, x: Value, shifter: float = SHIFTER) -> tuple[Value, Value]:
+    """The bits t of x * log2(e) + shifter (k = round(x * log2(e)) is `_k_of(t)` for SHIFTER)
+    and k as a float: the shifted value minus the shifter, one exact subtraction (both in
+    [2^23, 2^24)) instead of an integer subtraction and a conversion. Fast-math does not fold it
+    to x * log2(e): LLVM does not reassociate through an fma (test_math_approx checks it under
+    `fast`). A shifter of SHIFTER + b puts k + b in the low bits of t (for k + b >= 0)."""
+    shifted = e.fma(x, e.f(LOG2E), e.f(shifter))
     t = e.bits(shifted)
-    return t, e.sub(shifted, e.f(SHIFTER))
+    return t, e.sub(shifted, e.f(shifter))
 
 
 def _exp_shifted(e: _Emitter, x: Value) -> tuple[Value, Value]:
@@ -295,14 +296,9 @@ def approx_exp_shifted(e: _Emitter, x: Value) -> Value:
     some scale, +0 for x86's default NaN: NaN * 0 is NaN); x = -inf is clamped and gives +0."""
     lo = -104.0 if e.ldexp else SHIFTED_EXP_MIN  # ldexp: exp's clamp and exact subnormals
     xc = e.select(e.cmpf("olt", x, e.f(lo)), e.f(lo), x)
-    if e.ldexp:
-        t, kf = _fused_shift(e, xc)
-    else:
-        # The shifter plus the exponent bias: the low 9 bits of the sum's encoding are then
-        # k + 127 in [0, 127] itself, so `t << 23` is 2^k's encoding with no subtraction
-        # (the sum stays in [2^23, 2^24), where it rounds x log2(e) to an integer).
-        shifted = e.fma(xc, e.f(LOG2E), e.f(SHIFTER + 127.0))
-        t, kf = e.bits(shifted), e.sub(shifted, e.f(SHIFTER + 127.0))
+    # Without ldexp the shifter carries the exponent bias: the low 9 bits of t are then
+    # k + 127 in [0, 127] itself, so `t << 23` is 2^k's encoding with no subtraction.
+    t, kf = _fused_shift(e, xc, SHIFTER if e.ldexp else SHIFTER + 127.0)
     r = e.fma(kf, e.f(-LN2_F32), xc)
     p = e.fma(e.fma(e.poly(r, EXP_P3), r, e.f(1.0)), r, e.f(1.0))
     if e.ldexp:
