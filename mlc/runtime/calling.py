@@ -583,6 +583,21 @@ def caller_template(
     if not outs:
         emit("        pass")
     arrays = [f"a{k}" for k, a in enumerate(sig.inputs) if a.shape is not None]
+    if len(outs) == 1:
+        # One result and `out=` one plain ndarray: `_Outputs`' fast path written out here, on
+        # the input flags already read (an 8x8 matmul with `out=`: 3.2 -> 1.65 us, 1.6-1.9
+        # without `out=`). Anything else takes `_out`, which says what is wrong. Arrays that
+        # own their data are disjoint unless they are the same array.
+        cond = f"type(out) is _ndarray and out.dtype is _odt0 and out.shape == {shapes[0]}"
+        emit(f"    elif {cond}:")
+        emit("        fo = out.flags")
+        inputs = [k for k in range(n) if sig.inputs[k].shape is not None]
+        owned = " and ".join(["fo.owndata", *(f"f{k}.owndata and a{k} is not out" for k in inputs)])
+        emit("        if fo.c_contiguous and fo.aligned and fo.writeable and " + owned + ":")
+        emit("            o0 = _r = out")
+        emit("        else:")
+        ins = f"({', '.join(arrays)}{',' if len(arrays) == 1 else ''})"
+        emit(f"            o0, _r = _out(out, ({shapes[0]},), {ins})")
     emit("    else:")
     emit(
         f"        {', '.join([*outs, '_r'])}{'' if outs else ','} = _out(out, ({', '.join(shapes)}"

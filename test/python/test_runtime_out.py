@@ -103,6 +103,42 @@ def test_out_single_result(chain) -> None:  # type: ignore[no-untyped-def]
     np.testing.assert_allclose(out, expect_chain(b, a, c), rtol=1e-6)
 
 
+def test_out_plain_array_skips_the_general_check(chain) -> None:  # type: ignore[no-untyped-def]
+    """One result into an ndarray that owns its data: the caller's inline check accepts it
+    without `_Outputs` (replaced here by one that fails); anything else still reaches it."""
+    a, b, c = vectors(16)
+    env = chain.__globals__
+    saved = env["_out"]
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("general out= check called")
+
+    env["_out"] = refuse
+    try:
+        out = np.empty(16, np.float32)
+        assert chain(a, b, c, out=out) is out
+        np.testing.assert_allclose(out, expect_chain(a, b, c), rtol=1e-6)
+        for other in (a, np.empty(32, np.float32)[:16], np.empty(16, np.float64)):
+            with pytest.raises(AssertionError, match="general out= check"):
+                chain(a, b, c, out=other)
+    finally:
+        env["_out"] = saved
+
+
+def test_out_rank_zero() -> None:
+    f = mlc.compile(
+        "func.func @main(%x: tensor<f32>, %y: tensor<?xf32>) -> tensor<f32> {\n"
+        "  %0 = graph.reduce_sum %y {axes = array<i64: 0>} : (tensor<?xf32>) -> tensor<f32>\n"
+        "  %1 = graph.add %0, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+        "  return %1 : tensor<f32>\n}\n",
+        threads=1,
+    ).main
+    x, y, out = np.array(1.5, np.float32), np.arange(4, dtype=np.float32), np.empty((), np.float32)
+    assert f(x, y, out=out) is out and out == 7.5
+    with pytest.raises(ValueError, match=r"shares memory with argument 'arg0' \(#1\)"):
+        f(x, y, out=x)
+
+
 def test_out_multiple_results(pair) -> None:  # type: ignore[no-untyped-def]
     rng = np.random.default_rng(1)
     x, y = rng.standard_normal((2, 5, 4))
