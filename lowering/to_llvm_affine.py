@@ -13,8 +13,14 @@ from collections.abc import Sequence
 
 from mlc.dialects import llvm
 from mlc.dialects.llvm_ops_arith import AndOp, PtrToIntOp, URemOp, ZeroOp
-from mlc.dialects.llvm_ops_elements import MemcpyOp
-from mlc.dialects.llvm_types import LinkageAttr, LLVMArrayType, LLVMStructType
+from mlc.dialects.llvm_ops_elements import MaxNumOp, MemcpyOp, MinNumOp
+from mlc.dialects.llvm_types import (
+    LinkageAttr,
+    LLVMArrayType,
+    LLVMStructType,
+    LoopAnnotationAttr,
+    LoopVectorizeAttr,
+)
 from mlc.lowering.to_llvm import (
     ALLOC_ALIGNMENT,
     DYNAMIC,
@@ -38,6 +44,23 @@ __all__ = ["emit_loop", "lower_global", "reduction_identity", "combine"]
 
 # ---------------------------------------------------------------------------------------------
 # Loops
+
+# LLVM 22's loop vectorizer miscompiles a maxnum/minnum reduction (no fast-math flags) over a
+# small constant trip count: with 10 or 13 iterations and unrolling off it runs one 8-wide
+# iteration and, finding no NaN, leaves out the remaining 2 or 1 (a softmax whose row maximum
+# sat there overflowed to NaN). Loops carrying such a reduction that mlc left scalar keep
+# LLVM's vectorizer away; mlc's own vectorizer handles these reductions.
+NO_LLVM_VECTORIZE = LoopAnnotationAttr(vectorize=LoopVectorizeAttr(disable=True))
+_NUM_MINMAX = (MaxNumOp, MinNumOp)
+
+
+def _carries_num_minmax(iters: Sequence[Value], nexts: Sequence[Value]) -> bool:
+    """Whether a loop-carried value is updated by maxnum/minnum of itself."""
+    for it, nxt in zip(iters, nexts):
+        owner = getattr(nxt, "op", None)
+        if isinstance(owner, _NUM_MINMAX) and any(v is it for v in owner.operands):
+            return True
+    return False
 
 
 def _bound(fn: FnLowering, amap: object, operands: Sequence[Value], upper: bool) -> Value:
@@ -74,10 +97,13 @@ def emit_loop(
     fn.enter(body_block)
     nexts = body(iv, iters)  # type: ignore[operator]
     latch = fn.br(header, [fn.add(iv, fn.const(step)), *nexts])
+    hints = None
     if loop is not None and fn.vector_ops != vector_ops:
         hints = fn.m.loop_hints(loop)
-        if hints is not None:
-            latch.set_attr("loop_annotation", hints)
+    if hints is None and _carries_num_minmax(iters, nexts):
+        hints = NO_LLVM_VECTORIZE
+    if hints is not None:
+        latch.set_attr("loop_annotation", hints)
     fn.enter(exit_block)
     return list(exit_block.arguments)
 

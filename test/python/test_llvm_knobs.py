@@ -255,3 +255,27 @@ def test_finite_constants_only_with_no_inf_or_no_nan_flags() -> None:
         out = str(module)
         for literal in shown:
             assert f"constant({literal} : f32)" in out, (flags, out)
+
+
+@pytest.mark.parametrize("cols", [10, 13])
+@pytest.mark.parametrize("width", [1, 16])
+def test_short_softmax_rows_without_unrolling(cols: int, width: int) -> None:
+    """Softmax rows of 10 and 13 columns whose max loop mlc leaves scalar (width 1, or 16 >
+    the row) with LLVM's unroller off: LLVM 22 vectorized the maxnum loop and dropped its last
+    iterations, so a row maximum there overflowed exp to inf and the output to NaN (found by
+    fuzzing the MLP's knobs). The loop now keeps LLVM's vectorizer away."""
+    text = (
+        f"func.func @main(%x: tensor<?x{cols}xf32>) -> tensor<?x{cols}xf32> {{\n"
+        f"  %0 = graph.softmax %x {{axis = 1 : i64}} "
+        f": (tensor<?x{cols}xf32>) -> tensor<?x{cols}xf32>\n"
+        f"  return %0 : tensor<?x{cols}xf32>\n}}\n"
+    )
+    space = mlc.run_pipeline(mlc.parse(text), "lower-to-cpu").space()
+    knobs = {r.key: width for r in space if r.name == "width"}
+    knobs[_key("unroll_threshold")] = 0
+    f = mlc.compile(text, knobs=knobs).main
+    x = np.zeros((cols, cols), np.float32)
+    np.fill_diagonal(x, 100.0)  # row i: its maximum in column i, the others e^-100 below it
+    want = np.exp(x - 100.0, dtype=np.float64)
+    want /= want.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(f(x), want, rtol=1e-5, atol=1e-30)

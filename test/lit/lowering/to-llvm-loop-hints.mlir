@@ -3,7 +3,8 @@
 
 // A loop whose body mlc vectorized (vector ops, affine.vector_load/store, at any depth) gets
 // `vectorize<disable>` and `unroll<disable>` on its latch: LLVM would only duplicate it. A
-// scalar loop is left to LLVM. The knob `loop_hints` (default true) decides per loop.
+// scalar loop is left to LLVM (but for maxnum/minnum reductions: to-llvm-minmax-reduction.mlir).
+// The knob `loop_hints` (default true) decides per loop.
 
 // First (outlined bodies precede their function): the outlined parallel body's loop over vector code.
 // CHECK-LABEL: llvm.func internal @mixed_parallel_body(
