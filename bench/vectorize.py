@@ -7,6 +7,7 @@ off vs NumPy, and each kernel's bandwidth as a share of the triad's (all in one 
     python bench/vectorize.py --knob-ab       # CPU time of the ldexp/prefetch knobs, one thread
     python bench/vectorize.py --dynamic       # dynamic triad: serial / pool / default by size
     python bench/vectorize.py --row-pipeline-ab  # softmax/layernorm rows, row_pipeline off/on
+    python bench/vectorize.py --c-reference   # also hand-written AVX2 C rows (gcc), same run
 
 Bandwidth = bytes the kernel must move (each input read once, each output written once) /
 time: softmax and layernorm move two streams (read x, write y), 8 bytes per element. The bound
@@ -34,13 +35,24 @@ timed run of a kernel follows a triad run (`_best_interleaved`), whose 80 MB of 
 it, so the kernels read x from DRAM at 4,096 rows as at 16,384. Run back to back over the
 same x instead, they read it from the L3 (session 14: layernorm 109%, row sum 107% and row
 max 128% of the triad then).
+
+`--c-reference` also builds `bench/c_rows.c` with gcc (AVX2 + FMA, OpenMP over the same
+threads, passive waiting so that its idle threads do not hold the cores) and times its
+softmax and layernorm rows like mlc's: the same schedule written by hand (a pass that reads
+each row from memory, passes in L1, an output pass with non-temporal stores where mlc uses
+them, the row two ahead prefetched), so the `% triad` a C compiler reaches on this machine
+at this moment stands beside mlc's.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -287,6 +299,39 @@ def dynamic_sweep(repeat: int, threads: int | None) -> None:
         print(f"{n:>10} {ser:>10.1f} {pool:>10.1f} {dflt:>11.1f} {pool / ser:>11.2f}x")
 
 
+def c_reference(threads: int | None) -> dict[str, Callable[..., Any]] | str:
+    """`bench/c_rows.c` built with gcc and loaded: {"softmax rows": f, "layernorm rows": f},
+    each `f(x, y, nt)` on C-contiguous f32 (rows, 1024) arrays; or why it is not available."""
+    cc = os.environ.get("CC", "gcc")
+    if shutil.which(cc) is None:
+        return f"no C compiler ({cc})"
+    # libgomp reads these when it loads: the thread count, and idle threads that sleep at once
+    # instead of spinning for a while after each region (they would take the cores from mlc's
+    # pool, which runs next).
+    os.environ["OMP_NUM_THREADS"] = str(threads or os.cpu_count() or 1)
+    os.environ["OMP_WAIT_POLICY"] = "passive"
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "c_rows.c")
+    out = os.path.join(tempfile.mkdtemp(prefix="mlc-bench-"), "c_rows.so")
+    flags = ["-O3", "-mavx2", "-mfma", "-fopenmp", "-shared", "-fPIC"]
+    done = subprocess.run([cc, *flags, src, "-o", out], capture_output=True, text=True)
+    if done.returncode != 0:
+        return f"{cc} failed: {done.stderr.strip()[:200]}"
+    lib = ctypes.CDLL(out)
+    fns: dict[str, Callable[..., Any]] = {}
+    kernels = (("softmax rows", lib.softmax_rows), ("layernorm rows", lib.layernorm_rows))
+    for name, symbol in kernels:
+        symbol.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long, ctypes.c_int]
+        symbol.restype = None
+
+        def run(x: np.ndarray, y: np.ndarray, nt: bool, symbol: Any = symbol) -> None:
+            assert x.shape == y.shape and x.shape[1:] == (1024,) and x.dtype == np.float32
+            assert x.flags.c_contiguous and y.flags.c_contiguous
+            symbol(x.ctypes.data, y.ctypes.data, x.shape[0], int(nt))
+
+        fns[name] = run
+    return fns
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="small sizes, best of 3")
@@ -309,6 +354,11 @@ def main(argv: list[str] | None = None) -> int:
         "--row-pipeline-ab",
         action="store_true",
         help="only the same-process A/B of the row_pipeline knob on softmax and layernorm rows",
+    )
+    p.add_argument(
+        "--c-reference",
+        action="store_true",
+        help="also time bench/c_rows.c (gcc, AVX2): softmax and layernorm rows written by hand",
     )
     p.add_argument(
         "--dynamic",
@@ -409,8 +459,42 @@ def main(argv: list[str] | None = None) -> int:
             f"{t_np / t_fast:8.2f}x {bw / 1e9:6.1f} {100 * bw / bw_triad:7.0f}% "
             f"{100 * bw * t_tri / (12 * n):8.0f}%"
         )
+    if args.c_reference:
+        _c_rows(args, x, run_triad, bw_triad, n, repeat)
     print(f"load at the end: {_load()}")
     return 0
+
+
+def _c_rows(
+    args: argparse.Namespace,
+    x: np.ndarray,
+    run_triad: Callable[[], None],
+    bw_triad: float,
+    n: int,
+    repeat: int,
+) -> None:
+    """The C reference rows, timed as mlc's (each run right after a triad run)."""
+    fns = c_reference(args.threads)
+    if isinstance(fns, str):
+        print(f"C reference skipped: {fns}")
+        return
+    from mlc.passes.affine_nontemporal import default_min_bytes
+
+    y = np.empty_like(x)
+    large = y.nbytes >= default_min_bytes()
+    nt = {"never": False, "always": True}.get(args.nontemporal or "", large)
+    for name, reference in (("softmax rows", _softmax), ("layernorm rows", _layernorm)):
+        f = fns[name]
+        f(x, y, nt)
+        np.testing.assert_allclose(y, reference(x), rtol=2e-4, atol=2e-3)
+        t_c, t_tri = _best_interleaved([lambda f=f: f(x, y, nt), run_triad], repeat)
+        bw = 2 * x.nbytes / t_c
+        print(
+            f"{name + ' (C)':24} {t_c * 1e3:8.2f} {2 * x.nbytes / bw_triad * 1e3:9.2f} "
+            f"{'-':>9} {'-':>9} {'-':>9} {'-':>9} {bw / 1e9:6.1f} {100 * bw / bw_triad:7.0f}% "
+            f"{100 * bw * t_tri / (12 * n):8.0f}%"
+        )
+    print(f"(C): bench/c_rows.c by gcc -O3 -mavx2 -mfma -fopenmp, non-temporal stores: {nt}")
 
 
 if __name__ == "__main__":
