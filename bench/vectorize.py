@@ -231,10 +231,11 @@ def knob_ab(repeat: int) -> None:
 
 
 def row_pipeline_ab(repeat: int, threads: int | None, rows: int, rounds: int = 6) -> None:
-    """Softmax and layernorm rows with the `row_pipeline` knob (affine-vectorize) off and at
-    16 rows (softmax's default; layernorm's is off), each run right after a triad run, in
-    turn within each round (wall time, best of `repeat`), on the pool: the time with over
-    the time without, and each as a share of the triad of the same round."""
+    """Softmax and layernorm rows with the `row_pipeline` knob (affine-vectorize) off (the
+    default since session 16) and at 16 rows (what `row-pipeline=heavy` gives softmax), each
+    run right after a triad run, in turn within each round (wall time, best of `repeat`), on
+    the pool: the time with over the time without, and each as a share of the triad of the
+    same round."""
     n = 10_000_000
     rng = np.random.default_rng(0)
     b, c = (rng.standard_normal(n).astype(np.float32) for _ in range(2))

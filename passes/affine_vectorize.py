@@ -984,7 +984,7 @@ class AffineVectorizePass(Pass):
     get next-row prefetches (knobs `prefetch`, `prefetch_distance`, `prefetch_store_pass`);
     then a row loop whose last pass stores an output row from a per-row buffer is pipelined
     (affine-row-pipeline: that pass of row r - 1 in chunks between those of row r's heaviest
-    pass; knobs `row_pipeline`, `row_pipeline_columns`, default on for a heavy pass).
+    pass; knobs `row_pipeline`, `row_pipeline_columns`; off by default, option `row-pipeline`).
     """
 
     name = "affine-vectorize"
@@ -1037,9 +1037,11 @@ class AffineVectorizePass(Pass):
         "Default of the per-loop `int_minmax` knob: f32 maximumf/minimumf reductions on the "
         "bits as integers (3 integer ops per vector instead of 7)",
     )
+    # Off by default since session 16: on a quiet machine softmax's rows ran 1-8% faster
+    # unpipelined (docs/vectorize.md); 'heavy' was the default under load.
     row_pipeline = Option(
         str,
-        "heavy",
+        "false",
         "When the per-row-loop `row_pipeline` knob pipelines by default (the output pass of "
         "row r - 1 in chunks between those of row r's heaviest pass, affine-row-pipeline): "
         "'heavy' (that pass does more than 4 vector ops per vector of the row), 'true', 'false'",

@@ -54,11 +54,12 @@ def _check(text: str, rows: tuple[int, ...], knobs: dict, threads: int | None = 
         np.testing.assert_allclose(compiled.main(x), want, rtol=2e-5, atol=2e-6)
 
 
-def test_softmax_defaults_pipeline_and_layernorm_not() -> None:
-    _, soft = _knobs(SOFTMAX.format(cols=1024), row_pipeline=0, row_pipeline_columns=0)
-    assert soft == {"row_pipeline": 16, "row_pipeline_columns": 64}
-    _, norm = _knobs(LAYERNORM, row_pipeline=0)
-    assert norm == {"row_pipeline": 0}  # the centering pass is light
+def test_off_by_default_and_asked_at_the_row_loop() -> None:
+    """lower-to-cpu asks the knob at softmax's and layernorm's row loops, off by default (the
+    standalone pass's `mode=heavy`, lit affine-row-pipeline.mlir, still picks heavy passes)."""
+    for text in (SOFTMAX.format(cols=1024), LAYERNORM):
+        _, defaults = _knobs(text, row_pipeline=0)
+        assert defaults == {"row_pipeline": 0}
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -99,15 +100,16 @@ def test_layernorm_pipelined_when_asked() -> None:
 
 
 def test_pipelined_loop_structure() -> None:
-    """One parallel loop over chunks of 16 rows, a doubled row buffer, the scale pass in
-    chunks of 64 columns inside the loop over the chunk's rows."""
+    """With `row-pipeline=heavy`, softmax's exp pass is heavy enough: one parallel loop over
+    chunks of 16 rows, a doubled row buffer, the scale pass in chunks of 64 columns inside the
+    loop over the chunk's rows."""
     module = mlc.parse(SOFTMAX.format(cols=1024))
     mlc.run_pipeline(
         module,
         "builtin.module(graph-shape-inference,canonicalize,graph-fusion,cse,"
         "convert-graph-to-tensor,canonicalize,cse,bufferize,convert-tensor-to-affine,"
         "canonicalize,cse,affine-loop-fusion,affine-parallelize{threads-only=true},"
-        "affine-vectorize{vector-bits=256})",
+        "affine-vectorize{vector-bits=256 row-pipeline=heavy})",
     )
     text = str(module)
     assert text.count("affine.parallel") == 1 and ") step (16) {" in text
