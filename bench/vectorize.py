@@ -303,6 +303,11 @@ def dynamic_sweep(repeat: int, threads: int | None) -> None:
 def c_reference(threads: int | None) -> dict[str, Callable[..., Any]] | str:
     """`bench/c_rows.c` built with gcc and loaded: {"softmax rows": f, "layernorm rows": f},
     each `f(x, y, nt)` on C-contiguous f32 (rows, 1024) arrays; or why it is not available."""
+    from mlc.runtime import host_target
+
+    target = host_target()
+    if not (target.has_feature("avx2") and target.has_feature("fma")):
+        return "the host has no AVX2 + FMA"
     cc = os.environ.get("CC", "gcc")
     if shutil.which(cc) is None:
         return f"no C compiler ({cc})"
