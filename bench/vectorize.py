@@ -317,12 +317,13 @@ def c_reference(threads: int | None) -> dict[str, Callable[..., Any]] | str:
     os.environ["OMP_NUM_THREADS"] = str(threads or os.cpu_count() or 1)
     os.environ["OMP_WAIT_POLICY"] = "passive"
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "c_rows.c")
-    out = os.path.join(tempfile.mkdtemp(prefix="mlc-bench-"), "c_rows.so")
     flags = ["-O3", "-mavx2", "-mfma", "-fopenmp", "-shared", "-fPIC"]
-    done = subprocess.run([cc, *flags, src, "-o", out], capture_output=True, text=True)
-    if done.returncode != 0:
-        return f"{cc} failed: {done.stderr.strip()[:200]}"
-    lib = ctypes.CDLL(out)
+    with tempfile.TemporaryDirectory(prefix="mlc-bench-") as tmp:
+        out = os.path.join(tmp, "c_rows.so")
+        done = subprocess.run([cc, *flags, src, "-o", out], capture_output=True, text=True)
+        if done.returncode != 0:
+            return f"{cc} failed: {done.stderr.strip()[:200]}"
+        lib = ctypes.CDLL(out)  # mapped: the file may go with the directory
     fns: dict[str, Callable[..., Any]] = {}
     kernels = (("softmax rows", lib.softmax_rows), ("layernorm rows", lib.layernorm_rows))
     for name, symbol in kernels:
@@ -458,17 +459,21 @@ def main(argv: list[str] | None = None) -> int:
         )
         t_slow = _best(lambda: slow.main(*inputs, out=dest), repeat)  # noqa: B023
         t_np = _best(reference, repeat)
-        bw = nbytes / t_fast
         print(
             f"{name:24} {t_fast * 1e3:8.2f} {nbytes / bw_triad * 1e3:9.2f} "
             f"{t_slow * 1e3:9.2f} {t_np * 1e3:9.2f} {t_slow / t_fast:8.2f}x "
-            f"{t_np / t_fast:8.2f}x {bw / 1e9:6.1f} {100 * bw / bw_triad:7.0f}% "
-            f"{100 * bw * t_tri / (12 * n):8.0f}%"
+            f"{t_np / t_fast:8.2f}x {_shares(nbytes / t_fast, bw_triad, 12 * n / t_tri)}"
         )
     if args.c_reference:
         _c_rows(args, x, run_triad, bw_triad, n, repeat)
     print(f"load at the end: {_load()}")
     return 0
+
+
+def _shares(bw: float, bound: float, beside: float) -> str:
+    """The last columns of a kernel's line: its bandwidth, as a share of the bound (the triad
+    timed first) and of the triad timed beside it."""
+    return f"{bw / 1e9:6.1f} {100 * bw / bound:7.0f}% {100 * bw / beside:8.0f}%"
 
 
 def _c_rows(
@@ -494,11 +499,10 @@ def _c_rows(
         f(x, y, nt)
         np.testing.assert_allclose(y, reference(x), rtol=2e-4, atol=2e-3)
         t_c, t_tri = _best_interleaved([lambda f=f: f(x, y, nt), run_triad], repeat)
-        bw = 2 * x.nbytes / t_c
+        nbytes = 2 * x.nbytes
         print(
-            f"{name + ' (C)':24} {t_c * 1e3:8.2f} {2 * x.nbytes / bw_triad * 1e3:9.2f} "
-            f"{'-':>9} {'-':>9} {'-':>9} {'-':>9} {bw / 1e9:6.1f} {100 * bw / bw_triad:7.0f}% "
-            f"{100 * bw * t_tri / (12 * n):8.0f}%"
+            f"{name + ' (C)':24} {t_c * 1e3:8.2f} {nbytes / bw_triad * 1e3:9.2f} "
+            f"{'-':>9} {'-':>9} {'-':>9} {'-':>9} {_shares(nbytes / t_c, bw_triad, 12 * n / t_tri)}"
         )
     print(f"(C): bench/c_rows.c by gcc -O3 -mavx2 -mfma -fopenmp, non-temporal stores: {nt}")
 
