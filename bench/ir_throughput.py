@@ -397,6 +397,8 @@ class Results:
     sizes: list[int]
     n_ops: dict[tuple[str, int], int] = field(default_factory=dict)
     times: dict[tuple[str, str, int], Timings] = field(default_factory=dict)  # (tool, case, size)
+    # Every round's timings of the tools timed more than once, for per-round ratios.
+    rounds: dict[tuple[str, str, int], list[Timings]] = field(default_factory=dict)
     memory: dict[tuple[str, str, int], tuple[float, float]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -446,6 +448,8 @@ def run(
                     if t.error and round_ == 0:
                         res.notes.append(f"{tool.name} on {case}/{size}: {t.error}")
                     res.times[key] = _best(res.times.get(key), t)
+                    if not tool.once and not t.error:
+                        res.rounds.setdefault(key, []).append(t)
     # Memory on the chain: every size for mlc, the smallest for xDSL (tracemalloc is slow).
     for size in sizes:
         for tool in tools:
@@ -502,6 +506,10 @@ def report(
         w("")
         head = f"mlc time({big}) / time({small}), ideal {big / small:g}x, target <= {limit:g}x"
         w(f"== linearity: {head} ==")
+        w(
+            "(best of the rounds at each size; in brackets the median over the rounds of the "
+            "ratio of the two sizes' times in the same round)"
+        )
         for case in CASES:
             parts = []
             for phase in ("parse", "verify", "print"):
@@ -509,7 +517,16 @@ def report(
                 b = getattr(res.times[("mlc", case, big)], phase)
                 r = b / a if a == a and b == b and a > 0 else float("nan")
                 flag = "" if r != r else (" ok" if r <= limit else " MISS")
-                parts.append(f"{phase} {r:.1f}x{flag}")
+                per_round = [
+                    getattr(y, phase) / getattr(x, phase)
+                    for x, y in zip(
+                        res.rounds.get(("mlc", case, small), []),
+                        res.rounds.get(("mlc", case, big), []),
+                    )
+                    if getattr(x, phase) > 0
+                ]
+                rounds = f" ({statistics.median(per_round):.1f}x)" if per_round else ""
+                parts.append(f"{phase} {r:.1f}x{flag}{rounds}")
             w(f"{case:14s} " + ", ".join(parts))
     if res.memory:
         w("")
