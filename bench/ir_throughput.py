@@ -2,8 +2,12 @@
 
     python bench/ir_throughput.py                 # 10k and 100k ops, all peers present
     python bench/ir_throughput.py --quick --no-xdsl --no-mlir
+    python bench/ir_throughput.py --local-operands   # also the chain with nearby operands
 
-Every figure is measured on the same text in the same process; ratios are what matter.
+Every tool runs on the same texts; ratios are what matter. mlc and MLIR are timed in
+`--processes` fresh processes one after the other (default 3, `--repeats` rounds each), xDSL
+once in this one; the best round of all is kept for the speeds, and the linearity verdict
+takes the median of the rounds' 100k/10k ratios (each pairs the two sizes run back to back).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import argparse
 import cProfile
 import gc
 import io
+import json
 import os
 import pstats
 import random
@@ -51,15 +56,18 @@ _OVERFLOW = {"addi", "muli", "subi"}  # ops with MLIR's `overflowFlags` property
 # Inputs
 
 
-def chain_custom(n: int, seed: int = 0) -> str:
-    """One func.func holding `n` binary arith ops on i32 over earlier values (custom syntax)."""
+def chain_custom(n: int, seed: int = 0, window: int = 0) -> str:
+    """One func.func holding `n` binary arith ops on i32 over earlier values (custom syntax):
+    the previous result and one drawn at random from all earlier values, or with `window`
+    from the last `window` of them."""
     rng = random.Random(seed)
     names = ["%a", "%b"]
     lines = ["func.func @chain(%a: i32, %b: i32) -> i32 {"]
     for i in range(n):
         op = _BINOPS[i % 4]
         lhs = names[-1]
-        rhs = names[rng.randrange(len(names))]
+        lo = max(0, len(names) - window) if window else 0
+        rhs = names[rng.randrange(lo, len(names))]
         lines.append(f"  %{i} = arith.{op} {lhs}, {rhs} : i32")
         names.append(f"%{i}")
     lines.append(f"  return {names[-1]} : i32")
@@ -130,6 +138,15 @@ CASES: dict[str, tuple[Callable[[int], str], bool]] = {
     "chain-generic": (chain_generic, True),
     "nested": (nested_custom, False),
 }
+# `--local-operands`: the chain with every op's second operand among the 64 values before it.
+# At 100k ops a random earlier value lies anywhere in ~55 MB of IR, past the caches and the
+# TLB's reach: one miss per op at 100k that 10k ops (~5 MB) mostly do not take. This case
+# separates that from the cost of the algorithms.
+LOCAL_WINDOW = 64
+
+
+def chain_local(n: int) -> str:
+    return chain_custom(n, window=LOCAL_WINDOW)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -408,13 +425,17 @@ class Results:
 def run(
     sizes: list[int],
     use_xdsl: bool,
-    use_mlir: bool,
+    use_mlir: bool | None,
     log: Callable[[str], None],
     repeats: int = 3,
+    use_mlc: bool = True,
+    memory: bool = True,
 ) -> Results:
     res = Results(sizes)
-    tools = [mlc_tool()]
+    tools = [mlc_tool()] if use_mlc else []
     for enabled, make, label in ((use_xdsl, xdsl_tool, "xDSL"), (use_mlir, mlir_tool, "MLIR")):
+        if enabled is None:  # timed elsewhere (worker processes)
+            continue
         if not enabled:
             res.notes.append(f"{label}: skipped (--no-{label.lower()})")
             continue
@@ -455,15 +476,56 @@ def run(
                     if not tool.once and not t.error:
                         res.rounds.setdefault(key, []).append(t)
     # Memory on the chain: every size for mlc, the smallest for xDSL (tracemalloc is slow).
-    for size in sizes:
-        for tool in tools:
-            if tool.name == "mlc" or (tool.name == "xDSL" and size == sizes[0]):
-                log(f"  {tool.name:5s} memory {size:>7d} ...")
-                n = res.n_ops[("chain", size)]
-                res.memory[(tool.name, "chain", size)] = bytes_per_op(
-                    tool, texts[("chain", size)], n
-                )
+    if memory:
+        mem_tools = [mlc_tool()] + [t for t in tools if t.name == "xDSL"]
+        for size in sizes:
+            for tool in mem_tools:
+                if tool.name == "mlc" or size == sizes[0]:
+                    log(f"  {tool.name:5s} memory {size:>7d} ...")
+                    n = res.n_ops[("chain", size)]
+                    res.memory[(tool.name, "chain", size)] = bytes_per_op(
+                        tool, texts[("chain", size)], n
+                    )
     return res
+
+
+def _worker_json(res: Results) -> str:
+    """A worker's rounds (see `run_workers`) as JSON."""
+    rounds = [
+        [tool, case, size, [[t.parse, t.verify, t.print] for t in ts]]
+        for (tool, case, size), ts in res.rounds.items()
+    ]
+    return json.dumps({"rounds": rounds, "notes": res.notes})
+
+
+def run_workers(res: Results, argv: list[str], processes: int, log: Callable[[str], None]) -> None:
+    """Time mlc and MLIR in `processes` fresh processes, one after the other, each running
+    `argv` (its rounds) as a worker, and pool their rounds into `res`: best-of over all of
+    them, and the per-round pairs of each process (a process's heap and the addresses its
+    modules land on move its times too, as pyperf's many worker processes account for)."""
+    for i in range(processes):
+        log(f"  process {i + 1} of {processes} ...")
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", *argv]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            raise RuntimeError(f"worker process {i + 1} failed: {tail}")
+        sys.stderr.write(proc.stderr)
+        data = json.loads(proc.stdout.strip().splitlines()[-1])
+        got: dict[tuple[str, str], dict[int, list[Timings]]] = {}
+        for tool, case, size, ts in data["rounds"]:
+            got.setdefault((tool, case), {})[size] = [Timings(*t) for t in ts]
+        for (tool, case), by_size in got.items():
+            # Pairs within this process only: as many rounds of every size as all have.
+            n = min(len(ts) for ts in by_size.values())
+            for size, ts in by_size.items():
+                key = (tool, case, size)
+                res.rounds.setdefault(key, []).extend(ts[:n])
+                for t in ts:
+                    res.times[key] = _best(res.times.get(key), t)
+        for note in data["notes"]:
+            if note not in res.notes:
+                res.notes.append(note)
 
 
 def _linearity(
@@ -591,10 +653,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--repeats",
         type=int,
-        default=11,
-        help="rounds for mlc and MLIR: the best is kept, and linearity takes the median of the "
-        "rounds' ratios",
+        default=4,
+        help="rounds of mlc and MLIR per process: the best of all is kept, and linearity takes "
+        "the median of the rounds' ratios",
     )
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=3,
+        help="fresh processes, one after the other, that time mlc and MLIR (1: this one)",
+    )
+    ap.add_argument(
+        "--local-operands",
+        action="store_true",
+        help=f"also time the chain with operands among the last {LOCAL_WINDOW} values "
+        "(memory locality against algorithmic cost in the linearity)",
+    )
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--no-xdsl", action="store_true", help="skip xDSL")
     ap.add_argument("--no-mlir", action="store_true", help="skip MLIR (iree.compiler.ir)")
     ap.add_argument("--no-startup", action="store_true", help="skip the mlc-opt --version timing")
@@ -614,13 +689,30 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose:
             print(msg, file=sys.stderr, flush=True)
 
+    repeats, processes = max(1, args.repeats), max(1, args.processes)
+    if args.local_operands:
+        CASES["chain-local"] = (chain_local, False)
+    if args.worker:  # mlc and MLIR only, rounds as JSON on stdout (see run_workers)
+        res = run(sizes, False, not args.no_mlir, log, repeats, memory=False)
+        print(_worker_json(res))
+        return 0
+    where = f"{processes} processes x {repeats} rounds" if processes > 1 else f"{repeats} rounds"
     print(
         f"mlc IR throughput: python {sys.version.split()[0]}, sizes {sizes}, {args.clock} time, "
-        f"mlc and MLIR best of {args.repeats} rounds (equal work per sample: "
-        f"{sizes[-1]} ops' worth of modules back to back), xDSL once",
+        f"mlc and MLIR: {where} (equal work per sample: {sizes[-1]} ops' worth of modules "
+        "back to back), xDSL once",
         flush=True,
     )
-    res = run(sizes, not args.no_xdsl, not args.no_mlir, log, max(1, args.repeats))
+    if processes == 1:
+        res = run(sizes, not args.no_xdsl, not args.no_mlir, log, repeats)
+    else:
+        res = run(sizes, not args.no_xdsl, None, log, 1, use_mlc=False)
+        worker_argv = ["--sizes", ",".join(map(str, sizes)), "--repeats", str(repeats)]
+        worker_argv += (
+            ["--clock", args.clock] + ["--no-mlir"] * args.no_mlir + ["-v"] * args.verbose
+        )
+        worker_argv += ["--local-operands"] * args.local_operands
+        run_workers(res, worker_argv, processes, log)
     calls = calls_per_op(CASES["chain"][0](sizes[0]), res.n_ops[("chain", sizes[0])])
     startup = None
     if not args.no_startup:
