@@ -140,7 +140,7 @@ CASES: dict[str, tuple[Callable[[int], str], bool]] = {
 }
 # `--local-operands`: the chain with every op's second operand among the 64 values before it.
 # At 100k ops a random earlier value lies anywhere in ~55 MB of IR, past the caches and the
-# TLB's reach: one miss per op at 100k that 10k ops (~5 MB) mostly do not take. This case
+# TLB's reach: a miss or two per op at 100k that 10k ops (~5 MB) mostly do not take. This case
 # separates that from the cost of the algorithms.
 LOCAL_WINDOW = 64
 
@@ -424,7 +424,7 @@ class Results:
 
 def run(
     sizes: list[int],
-    use_xdsl: bool,
+    use_xdsl: bool | None,
     use_mlir: bool | None,
     log: Callable[[str], None],
     repeats: int = 3,
@@ -434,7 +434,7 @@ def run(
     res = Results(sizes)
     tools = [mlc_tool()] if use_mlc else []
     for enabled, make, label in ((use_xdsl, xdsl_tool, "xDSL"), (use_mlir, mlir_tool, "MLIR")):
-        if enabled is None:  # timed elsewhere (worker processes)
+        if enabled is None:  # timed in another process (see run_workers)
             continue
         if not enabled:
             res.notes.append(f"{label}: skipped (--no-{label.lower()})")
@@ -693,7 +693,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.local_operands:
         CASES["chain-local"] = (chain_local, False)
     if args.worker:  # mlc and MLIR only, rounds as JSON on stdout (see run_workers)
-        res = run(sizes, False, not args.no_mlir, log, repeats, memory=False)
+        res = run(sizes, None, not args.no_mlir, log, repeats, memory=False)
         print(_worker_json(res))
         return 0
     where = f"{processes} processes x {repeats} rounds" if processes > 1 else f"{repeats} rounds"
